@@ -1,0 +1,9 @@
+"""The `judge` command line. Each area registers its own commands here."""
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="judge")
+def main() -> None:
+    """Regolamento completo di Magic in italiano e assistente per giudici."""
