@@ -7,3 +7,9 @@ import click
 @click.version_option(package_name="judge")
 def main() -> None:
     """Regolamento completo di Magic in italiano e assistente per giudici."""
+
+
+from judge.corpus_cli import COMMANDS as _corpus_commands  # noqa: E402
+
+for _command in _corpus_commands:
+    main.add_command(_command)

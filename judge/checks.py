@@ -1,0 +1,163 @@
+"""`judge verifica`: structural checks of the sources and findings about their texts.
+
+Errors (the check fails): duplicate or out-of-order numbers, sub-letters "l"/"o",
+rules whose parent is missing. Warnings (shown to users on rule pages): citations
+that resolve nowhere, stale Italian citations (the English counterpart cites other
+numbers), Italian rules absent from the English edition and vice versa, English
+text changed after the Italian translation date, unknown Italian titles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from judge.corpus import Corpus
+from judge.numbers import RuleNumber, RuleNumberError, is_chapter
+from judge.rules_it import SourceRule
+
+ERROR = "errore"
+WARNING = "avviso"
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str  # ERROR or WARNING
+    code: str  # stable identifier, e.g. "citazione-obsoleta"
+    file: str
+    line: int
+    rule: str | None
+    message: str  # Italian
+    related: tuple[str, ...] = ()  # numbers the user may want to follow (e.g. the English citations)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["related"] = list(self.related)
+        return d
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.level.upper()} {where}{rule} {self.code}: {self.message}"
+
+
+def _structure(rules: list[SourceRule], file: str, known: set[str]) -> list[Finding]:
+    out: list[Finding] = []
+    seen: dict[str, int] = {}
+    previous: RuleNumber | None = None
+    for r in rules:
+        try:
+            num = RuleNumber.parse(r.number)
+        except RuleNumberError as exc:
+            out.append(Finding(ERROR, "numero-non-valido", file, r.line, r.number, str(exc)))
+            continue
+        n = str(num)
+        if n in seen:
+            out.append(Finding(ERROR, "numero-duplicato", file, r.line, n, f"la regola {n} compare di nuovo (prima alla riga {seen[n]})"))
+        seen.setdefault(n, r.line)
+        if num.has_forbidden_letters:
+            out.append(Finding(ERROR, "lettera-vietata", file, r.line, n, f"la sottoregola {n} usa la lettera «l» o «o», che il Regolamento salta"))
+        if previous is not None and not (previous < num):
+            out.append(Finding(ERROR, "fuori-ordine", file, r.line, n, f"la regola {n} viene dopo {previous}: ordine numerico non rispettato"))
+        previous = num
+        parent = num.parent
+        if parent is not None and str(parent) not in known and str(parent) not in seen:
+            out.append(Finding(ERROR, "genitore-mancante", file, r.line, n, f"la regola {n} non ha la regola madre {parent}"))
+    return out
+
+
+def check(corpus: Corpus) -> list[Finding]:
+    findings: list[Finding] = []
+    sections = {str(s) for s in corpus.in_force.sections}
+    for edition in corpus.editions:
+        known = {str(s) for s in edition.sections}
+        findings += _structure(edition.rules, edition.path.name, known)
+    for sec in corpus.italian_sections.values():
+        findings += _structure(sec.rules, sec.path.name, {sec.section} | sections)
+
+    en = corpus.in_force
+    en_numbers = {r.number for r in en.rules} | sections
+    # Citations that resolve nowhere.
+    for n in corpus.numbers:
+        rule = corpus.rules[n]
+        for lang in ("it", "en"):
+            text = getattr(rule, lang)
+            if text is None or rule.is_heading:
+                continue
+            for cited in corpus.citations(n, lang):
+                if cited not in corpus:
+                    findings.append(Finding(
+                        WARNING, "citazione-irrisolta", text.source, text.line, n,
+                        f"il testo {'italiano' if lang == 'it' else 'inglese'} cita la regola {cited}, che non esiste",
+                        (cited,),
+                    ))
+    for sec in corpus.italian_sections.values():
+        it_numbers = {r.number for r in sec.rules}
+        for r in sec.rules:
+            rule = corpus.rules[r.number]
+            if r.number not in en_numbers:
+                findings.append(Finding(
+                    WARNING, "assente-in-inglese", sec.path.name, r.line, r.number,
+                    f"la regola {r.number} non esiste nell'edizione inglese in vigore ({en.id}): numerazione cambiata o regola rimossa",
+                ))
+                continue
+            # Stale citations: the Italian text cites other numbers than its English counterpart.
+            it_cites = [c for c in corpus.citations(r.number, "it") if not is_chapter(c)]
+            en_cites = [c for c in corpus.citations(r.number, "en") if not is_chapter(c)]
+            if rule.en and set(it_cites) != set(en_cites):
+                only_it = [c for c in it_cites if c not in en_cites]
+                only_en = [c for c in en_cites if c not in it_cites]
+                if only_it:
+                    findings.append(Finding(
+                        WARNING, "citazione-obsoleta", sec.path.name, r.line, r.number,
+                        f"il testo italiano cita {', '.join(only_it)}, quello inglese cita "
+                        f"{', '.join(only_en) or 'altro'}: probabilmente la numerazione è cambiata dopo la traduzione",
+                        tuple(only_en),
+                    ))
+            # English text changed after the Italian translation date.
+            if sec.updated_date is not None:
+                for older, newer in zip(corpus.editions, corpus.editions[1:]):
+                    if newer.date <= sec.updated_date:
+                        continue
+                    before = _text_of(older, r.number)
+                    after = _text_of(newer, r.number)
+                    if before != after:
+                        findings.append(Finding(
+                            WARNING, "inglese-modificato", sec.path.name, r.line, r.number,
+                            f"il testo inglese è cambiato nell'edizione {newer.id}, dopo la traduzione italiana "
+                            f"({sec.updated_date.isoformat()})",
+                            (older.id, newer.id),
+                        ))
+        for n in sorted(en_numbers):
+            if n.split(".")[0] == sec.section and "." in n and n not in it_numbers:
+                findings.append(Finding(
+                    WARNING, "assente-in-italiano", sec.path.name, 0, n,
+                    f"la regola {n} dell'edizione inglese in vigore manca nel testo italiano della sezione {sec.section}",
+                ))
+    for section in corpus.sections():
+        if section.it is None:
+            findings.append(Finding(
+                WARNING, "titolo-sconosciuto", "indice.md", 0, section.number,
+                f"titolo italiano della sezione {section.number} sconosciuto (inglese: «{section.en.text if section.en else '?'}»)",
+            ))
+    return findings
+
+
+def _text_of(edition, number: str) -> tuple[str, tuple[str, ...]] | None:
+    r = edition.rule(number)
+    return (r.text, tuple(r.examples)) if r else None
+
+
+def corpus_findings(corpus: Corpus) -> list[Finding]:
+    """The findings of ``corpus``, computed once per loaded corpus."""
+    cached = getattr(corpus, "_findings", None)
+    if cached is None:
+        cached = corpus._findings = check(corpus)
+    return cached
+
+
+def warnings_by_rule(findings: list[Finding]) -> dict[str, list[Finding]]:
+    out: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule and f.level == WARNING:
+            out.setdefault(f.rule, []).append(f)
+    return out

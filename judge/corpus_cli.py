@@ -1,0 +1,133 @@
+"""Corpus commands: `judge regola`, `judge verifica`, `judge diff`, `judge importa-wiki`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from judge import RULES_IT_DIR
+from judge.frontmatter import SourceFormatError
+
+
+def _load():
+    from judge.corpus import load_corpus
+
+    try:
+        return load_corpus()
+    except SourceFormatError as exc:
+        click.echo(f"Errore nei dati: {exc}", err=True)
+        sys.exit(2)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def _echo_text(number: str, text, heading: bool) -> None:
+    click.echo(f"{number} [{text.lang}] — {text.version}")
+    click.echo(text.text)
+    for ex in text.examples:
+        click.echo(ex)
+
+
+@click.command("regola")
+@click.argument("numero")
+@click.option("--en", "english", is_flag=True, help="Mostra il testo ufficiale inglese.")
+@click.option("--figli/--no-figli", default=False, help="Mostra anche le sottoregole.")
+def regola(numero: str, english: bool, figli: bool) -> None:
+    """Mostra una regola (in italiano dove c'è, altrimenti in inglese)."""
+    corpus = _load()
+    rule = corpus.resolve(numero)
+    if rule is None:
+        near = ", ".join(r.number for r in corpus.nearest(numero))
+        hint = f" Regole più vicine: {near}." if near else ""
+        _fail(f"Regola «{numero.strip()[:40]}» non trovata.{hint}")
+    rules = [rule, *(corpus.descendants(rule.number) if figli else [])]
+    for r in rules:
+        text = r.en if english else r.best
+        if text is None:
+            continue
+        if not english and r.it is None:
+            click.echo("(Traduzione italiana non disponibile: testo ufficiale inglese)")
+        _echo_text(r.number, text, r.is_heading)
+        if r is not rules[-1]:
+            click.echo()
+
+
+@click.command("verifica")
+@click.option("--json", "as_json", is_flag=True, help="Risultati in JSON.")
+def verifica(as_json: bool) -> None:
+    """Controlla il corpus: errori strutturali (falliscono) e avvisi sui testi."""
+    from judge.checks import ERROR, check
+
+    corpus = _load()
+    findings = check(corpus)
+    errors = [f for f in findings if f.level == ERROR]
+    if as_json:
+        import json
+
+        click.echo(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        click.echo(
+            f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
+            f"{len(corpus.editions)} edizioni inglesi (in vigore: {corpus.in_force.id}): "
+            f"{len(errors)} errori, {len(findings) - len(errors)} avvisi."
+        )
+    sys.exit(1 if errors else 0)
+
+
+@click.command("diff")
+@click.argument("vecchia")
+@click.argument("nuova")
+@click.option("--sezione", help="Solo una sezione (es. 704) o un capitolo (es. 7).")
+def diff(vecchia: str, nuova: str, sezione: str | None) -> None:
+    """Regole aggiunte, rimosse e modificate tra due edizioni inglesi (AAAAMMGG)."""
+    from judge.diff import diff_editions
+
+    corpus = _load()
+    old, new = corpus.edition(vecchia), corpus.edition(nuova)
+    available = ", ".join(e.id for e in corpus.editions)
+    for ident, ed in ((vecchia, old), (nuova, new)):
+        if ed is None:
+            _fail(f"Edizione «{ident[:20]}» non trovata. Edizioni disponibili: {available}.")
+    if sezione is not None and not (sezione.isdigit() and len(sezione) in (1, 3)):
+        _fail(f"Sezione «{sezione[:20]}» non valida: usa un numero di sezione (es. 704) o di capitolo (es. 7).")
+    changes = diff_editions(old, new, sezione)
+    marks = {"aggiunta": "+", "rimossa": "-", "modificata": "~"}
+    for ch in changes:
+        click.echo(f"{marks[ch.kind]} {ch.number} ({ch.kind})")
+        if ch.kind == "modificata":
+            parts = []
+            for op, text in ch.words:
+                parts.append(text if op == "=" else f"[{op}{text}{op}]")
+            click.echo("    " + "".join(parts).replace("\n", "\n    "))
+        else:
+            click.echo("    " + (ch.new or ch.old or "").replace("\n", "\n    "))
+    counts = {k: sum(1 for c in changes if c.kind == k) for k in marks}
+    click.echo(f"{counts['aggiunta']} aggiunte, {counts['rimossa']} rimosse, {counts['modificata']} modificate.")
+
+
+@click.command("importa-wiki")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--cartella", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Cartella delle regole italiane (predefinita: rules_it/).")
+def importa_wiki(file: Path, cartella: Path | None) -> None:
+    """Importa una pagina del wiki italiano (formato testo) in rules_it/."""
+    from judge.wiki_import import import_wiki
+
+    if not file.exists():
+        _fail(f"File non trovato: {file}")
+    try:
+        result = import_wiki(file, cartella or RULES_IT_DIR)
+    except SourceFormatError as exc:
+        _fail(f"Errore: {exc}", 2)
+    extra = " (aggiornato anche l'indice dei titoli)" if result.index_written else ""
+    click.echo(f"Sezione {result.section}: {result.rules} regole scritte in {result.section_path}{extra}.")
+
+
+COMMANDS = [regola, verifica, diff, importa_wiki]
