@@ -10,6 +10,8 @@ def main() -> None:
 
 
 from judge.corpus_cli import COMMANDS as _corpus_commands  # noqa: E402
+from judge.serve_cli import serve  # noqa: E402
 
 for _command in _corpus_commands:
     main.add_command(_command)
+main.add_command(serve)

@@ -1,0 +1,64 @@
+"""The Flask application: thin glue between the corpus, the search index, the engine and templates."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from judge import ROOT
+
+# Request bodies larger than this are refused with 413 (a scenario or a pasted text is far smaller).
+MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+
+
+def _secret_key(instance: Path) -> str:
+    """A stable secret kept in the instance folder, so sessions and CSRF tokens survive restarts
+    and are shared by every worker serving the same instance."""
+    env = os.environ.get("JUDGE_SECRET_KEY")
+    if env:
+        return env
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(key)
+        os.replace(tmp, path)  # concurrent first starts: the last write wins, all read one file after
+        return path.read_text().strip()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    instance = Path((config or {}).get("INSTANCE_PATH") or os.environ.get("JUDGE_INSTANCE") or ROOT / "instance")
+    instance.mkdir(parents=True, exist_ok=True)
+    app = Flask(
+        __name__,
+        instance_path=str(instance.resolve()),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        static_url_path="/static",
+    )
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
+        JSON_AS_ASCII=False,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    if config:
+        app.config.update(config)
+    app.secret_key = app.config.get("SECRET_KEY") or _secret_key(instance)
+
+    from judge.web import errors, security
+
+    security.init_app(app)
+    errors.init_app(app)
+
+    from judge.web.blueprints import register_blueprints
+
+    register_blueprints(app)
+    return app

@@ -1,0 +1,11 @@
+"""Every area's blueprint, registered in one place."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    from judge.web.pages import bp as pages_bp
+
+    app.register_blueprint(pages_bp)

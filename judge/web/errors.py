@@ -1,0 +1,49 @@
+"""Errors in Italian: an HTML page for people, JSON for /api/ — never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: "Richiesta non valida.",
+    404: "Pagina non trovata.",
+    405: "Metodo non consentito per questo indirizzo.",
+    413: "Richiesta troppo grande: il limite è di 2 MB.",
+    414: "Indirizzo troppo lungo.",
+    429: "Troppe richieste: riprova tra poco.",
+    431: "Intestazioni della richiesta troppo grandi.",
+    500: "Errore interno del server. L'errore è stato registrato.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str | None = None, **extra):
+    message = message or MESSAGES.get(status, "Errore.")
+    if wants_json():
+        return jsonify({"error": {"status": status, "message": message, **extra}}), status
+    return render_template("errore.html", status=status, message=message, **extra), status
+
+
+def _http_error(exc: HTTPException):
+    status = exc.code or 500
+    description = exc.description if exc.description and not exc.description.startswith(("The ", "A ", "You ", "This ")) else None
+    return error_response(status, description or MESSAGES.get(status))
+
+
+def _unexpected(exc: Exception):
+    if isinstance(exc, HTTPException):
+        return _http_error(exc)
+    from flask import current_app
+
+    current_app.logger.exception("errore non gestito", exc_info=exc)
+    return error_response(500)
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(InternalServerError, _unexpected)
+    app.register_error_handler(Exception, _unexpected)
