@@ -3,25 +3,54 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import click
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
 
 
 @click.command("serve")
 @click.option("--host", default=lambda: os.environ.get("JUDGE_HOST", "127.0.0.1"), show_default="127.0.0.1",
               help="Indirizzo su cui ascoltare (env JUDGE_HOST).")
-@click.option("--port", type=click.IntRange(1, 65535), default=lambda: int(os.environ.get("JUDGE_PORT", "8000")),
-              show_default="8000", help="Porta (env JUDGE_PORT).")
-@click.option("--threads", type=click.IntRange(1, 256), default=lambda: int(os.environ.get("JUDGE_THREADS", "8")),
-              show_default="8", help="Thread del server (env JUDGE_THREADS).")
+@click.option("--port", type=click.IntRange(0, 65535), default=lambda: _env_int("JUDGE_PORT", 8000),
+              show_default="8000", help="Porta (env JUDGE_PORT; 0 = una porta libera).")
+@click.option("--threads", type=click.IntRange(1, 256), default=lambda: _env_int("JUDGE_THREADS", 8),
+              show_default="8", help="Thread che servono le richieste (env JUDGE_THREADS).")
 @click.option("--instance", type=click.Path(file_okay=False), default=lambda: os.environ.get("JUDGE_INSTANCE"),
-              help="Cartella dell'istanza: indice di ricerca, scenari salvati (env JUDGE_INSTANCE).")
-def serve(host: str, port: int, threads: int, instance: str | None) -> None:
+              help="Cartella dell'istanza: indice di ricerca, scenari salvati (env JUDGE_INSTANCE; predefinita: instance/).")
+@click.option("--log/--no-log", "log_requests", default=lambda: os.environ.get("JUDGE_LOG", "1") != "0",
+              help="Registro delle richieste in JSON su stderr (env JUDGE_LOG=0 per disattivarlo).")
+def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool) -> None:
     """Avvia il sito con waitress (server WSGI di produzione)."""
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
-    from judge.web import create_app
+    from judge.web import create_app, warm_up
+    from judge.web.requestlog import RequestLog
 
     app = create_app({"INSTANCE_PATH": instance} if instance else None)
-    click.echo(f"judge in ascolto su http://{host}:{port}/ ({threads} thread)")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="judge")
+    # Corpus, checks and search index are ready before the first request is accepted.
+    warm_up(app)
+    wsgi = RequestLog(app) if log_requests else app
+    server = create_server(wsgi, host=host, port=port, threads=threads, ident="judge",
+                           channel_timeout=30, connection_limit=1000)
+
+    def _stop(signum, frame):
+        # Graceful shutdown: stop accepting, let the worker threads finish what they hold.
+        click.echo("judge: arresto in corso…", err=True)
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=False, timeout=10)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    click.echo(f"judge in ascolto su http://{host}:{server.effective_port}/ ({threads} thread)", err=True)
+    try:
+        server.run()
+    except SystemExit:
+        pass

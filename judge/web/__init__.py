@@ -31,6 +31,17 @@ def _secret_key(instance: Path) -> str:
         return path.read_text().strip()
 
 
+def warm_up(app: Flask) -> None:
+    """Load the corpus, run its checks and build the search index now rather than on the first request."""
+    from judge.checks import corpus_findings
+    from judge.corpus import load_corpus
+
+    corpus_findings(load_corpus())
+    hook = app.extensions.get("judge.warm_up")
+    if hook:
+        hook()
+
+
 def create_app(config: dict | None = None) -> Flask:
     instance = Path((config or {}).get("INSTANCE_PATH") or os.environ.get("JUDGE_INSTANCE") or ROOT / "instance")
     instance.mkdir(parents=True, exist_ok=True)

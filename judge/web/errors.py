@@ -25,7 +25,16 @@ def error_response(status: int, message: str | None = None, **extra):
     message = message or MESSAGES.get(status, "Errore.")
     if wants_json():
         return jsonify({"error": {"status": status, "message": message, **extra}}), status
-    return render_template("errore.html", status=status, message=message, **extra), status
+    try:
+        return render_template("errore.html", status=status, message=message, **extra), status
+    except Exception:  # the error page itself failed: answer with a page that cannot fail
+        from flask import current_app
+        from markupsafe import escape
+
+        current_app.logger.exception("pagina di errore non disponibile")
+        body = (f'<!doctype html><html lang="it"><meta charset="utf-8"><title>Errore {status}</title>'
+                f"<h1>Errore {status}</h1><p>{escape(message)}</p><p><a href=\"/\">Torna all'indice</a></p></html>")
+        return body, status, {"Content-Type": "text/html; charset=utf-8"}
 
 
 def _http_error(exc: HTTPException):
