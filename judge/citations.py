@@ -183,8 +183,7 @@ def as_rule_query(query: str) -> str | None:
     if c.keyword:
         rest = re.sub(re.escape(c.keyword), "", rest, count=1, flags=re.IGNORECASE)
     rest = re.sub(r"\b(vedi|see|la|the)\b", "", rest, flags=re.IGNORECASE)
-    if _ONLY_CITATIONS_REST.match(rest) and "." in c.numbers[0] or (
-        _ONLY_CITATIONS_REST.match(rest) and c.keyword
-    ):
+    # A bare section number ("703") needs a keyword to count as a rule query.
+    if _ONLY_CITATIONS_REST.match(rest) and (c.keyword or "." in c.numbers[0]):
         return c.numbers[0]
     return None
