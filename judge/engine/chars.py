@@ -1,0 +1,136 @@
+"""Derived characteristics and game relations (pure functions of the state)."""
+
+from __future__ import annotations
+
+import re
+
+from judge.engine.scenario import shared_team_turns
+from judge.engine.state import Card, Permanent, Player, State
+
+_PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
+
+ZONE_IT = {"hand": "mano", "library": "grimorio", "graveyard": "cimitero",
+           "exile": "zona di esilio", "command": "zona di comando",
+           "battlefield": "campo di battaglia", "stack": "pila", "scheme_deck": "mazzo degli intrighi"}
+
+KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso",
+              "double strike": "doppio attacco", "trample": "travolgere",
+              "lifelink": "legame vitale", "vigilance": "cautela",
+              "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
+              "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
+              "wither": "appassire", "phasing": "intermittenza"}
+
+
+def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
+    """Power/toughness change from +X/+Y and -X/-Y counters (122.1a, 613.4c)."""
+    dp = dt = 0
+    for kind, n in counters.items():
+        m = _PT_COUNTER.match(kind)
+        if m and n:
+            dp += int(m.group(1)) * n
+            dt += int(m.group(2)) * n
+    return dp, dt
+
+
+def power(c: Card) -> int:
+    base = c.power or 0
+    if isinstance(c, Permanent):
+        dp, _ = counter_pt(c.counters)
+        return base + dp + int(c.until_end_of_turn.get("power", 0) or 0)
+    return base
+
+
+def toughness(c: Card) -> int:
+    base = c.toughness or 0
+    if isinstance(c, Permanent):
+        _, dt = counter_pt(c.counters)
+        return base + dt + int(c.until_end_of_turn.get("toughness", 0) or 0)
+    return base
+
+
+def has_kw(c: Card, kw: str) -> bool:
+    if kw in c.keywords:
+        return True
+    if isinstance(c, Permanent):
+        if kw in c.until_end_of_turn.get("keywords", ()):
+            return True
+        if c.counters.get(kw, 0) > 0:           # keyword counters, 122.1b
+            return True
+    return False
+
+
+def is_creature(c: Card) -> bool:
+    return "creature" in c.types
+
+
+def loyalty(p: Permanent) -> int:
+    return p.counters.get("loyalty", 0)
+
+
+def defense(p: Permanent) -> int:
+    return p.counters.get("defense", 0)
+
+
+def is_multiplayer(st: State) -> bool:
+    return len(st.players) > 2
+
+
+def teammates(st: State, pid: str) -> list[Player]:
+    team = st.player(pid).team
+    return [p for p in st.players if p.team == team]
+
+
+def opponents(st: State, pid: str) -> list[Player]:
+    """Players still in the game not on ``pid``'s team (102.2, 102.3)."""
+    team = st.player(pid).team
+    return [p for p in st.players if p.team != team and not p.lost]
+
+
+def active_players(st: State) -> list[Player]:
+    """The active player, or the whole active team with shared team turns (805.4a)."""
+    ap = st.player(st.turn.active_player)
+    if shared_team_turns(st.variant):
+        return [p for p in st.players if p.team == ap.team and not p.lost]
+    return [ap] if not ap.lost else []
+
+
+def turn_order_from(st: State, pid: str) -> list[Player]:
+    """Players still in the game in turn order starting with ``pid`` (101.4)."""
+    ids = [p.id for p in st.players]
+    i = ids.index(pid)
+    ordered = st.players[i:] + st.players[:i]
+    return [p for p in ordered if not p.lost]
+
+
+def apnap(st: State) -> list[Player]:
+    """APNAP order (101.4): active player(s) first, then the others in turn order."""
+    act = active_players(st)
+    act_ids = {p.id for p in act}
+    rest = [p for p in turn_order_from(st, st.turn.active_player) if p.id not in act_ids]
+    return act + rest
+
+
+def next_active_player(st: State) -> str:
+    """Who takes the next turn: the next player (or team, 805.4) in turn order."""
+    ap = st.player(st.turn.active_player)
+    ids = [p.id for p in st.players]
+    i = ids.index(ap.id)
+    n = len(ids)
+    for k in range(1, n + 1):
+        cand = st.players[(i + k) % n]
+        if cand.lost:
+            continue
+        if shared_team_turns(st.variant) and cand.team == ap.team:
+            continue
+        return cand.id
+    return ap.id
+
+
+def poison_limit(st: State) -> int:
+    """15 poison counters for a Two-Headed Giant team, +5 per extra member (704.6b, 810.11)."""
+    size = max(len(teammates(st, p.id)) for p in st.players) if st.players else 2
+    return 15 + 5 * max(0, size - 2)
+
+
+def describe_pt(c: Card) -> str:
+    return f"{power(c)}/{toughness(c)}"

@@ -1,0 +1,585 @@
+"""Combat: the turn-based actions 703.4h–m and the checks on declarations.
+
+Declarations and damage assignments are pending decisions; their validators
+(below) refuse illegal answers with an Italian message citing the rule, and
+never change the state.
+"""
+
+from __future__ import annotations
+
+from judge.engine import chars, ops
+from judge.engine.context import Ctx
+from judge.engine.errors import IllegalAction
+from judge.engine.registry import decision, tba
+from judge.engine.scenario import shared_team_turns
+from judge.engine.state import Combat, Permanent, State
+
+
+# --- helpers ------------------------------------------------------------------
+
+def attackable(st: State, defenders: list[str]) -> list[str]:
+    """Players, planeswalkers and battles that may be attacked (506.3, 508.1b, 310.8b)."""
+    out = []
+    ap_team = {p.id for p in chars.active_players(st)}
+    for d in defenders:
+        out.append(d)
+    for p in st.battlefield:
+        if p.phased_out:
+            continue
+        if "planeswalker" in p.types and p.controller in defenders:
+            out.append(p.id)
+        elif "battle" in p.types and p.protector in defenders and p.protector not in ap_team:
+            out.append(p.id)
+    return out
+
+
+def defender_of(st: State, target: str | None) -> str | None:
+    """The defending player a creature attacking ``target`` is attacking (508.5)."""
+    if target is None:
+        return None
+    if st.has_player(target):
+        return target
+    p = st.perm(target)
+    if p is None:
+        return None
+    if "battle" in p.types and p.protector:
+        return p.protector
+    return p.controller
+
+
+def attack_problem(st: State, p: Permanent) -> tuple[str, list[str]] | None:
+    """Why a creature can't be declared as an attacker, or None."""
+    if "creature" not in p.types:
+        return "non è una creatura", ["506.3"]
+    if p.phased_out:
+        return "è scomparsa per intermittenza", ["702.26b"]
+    if p.tapped:
+        return "è TAPpata", ["508.1a"]
+    if "battle" in p.types:
+        return "è anche una battaglia", ["508.1a"]
+    if p.summoning_sick and not chars.has_kw(p, "haste"):
+        return ("non è sotto il controllo del suo controllore ininterrottamente dall'inizio del "
+                "suo turno più recente e non ha rapidità", ["302.6", "508.1a"])
+    if chars.has_kw(p, "defender"):
+        return "ha difensore", ["702.3b"]
+    return None
+
+
+def block_problem(p: Permanent) -> tuple[str, list[str]] | None:
+    if "creature" not in p.types:
+        return "non è una creatura", ["506.3"]
+    if p.phased_out:
+        return "è scomparsa per intermittenza", ["702.26b"]
+    if p.tapped:
+        return "è TAPpata", ["509.1a"]
+    if "battle" in p.types:
+        return "è anche una battaglia", ["509.1a"]
+    return None
+
+
+def can_block_attacker(st: State, blocker: Permanent, attacker: Permanent) -> tuple[str, list[str]] | None:
+    if chars.has_kw(attacker, "flying") and not (chars.has_kw(blocker, "flying")
+                                                  or chars.has_kw(blocker, "reach")):
+        return (f"{attacker.name} ha volare e {blocker.name} non ha né volare né raggiungere",
+                ["702.9b", "509.1b"])
+    return None
+
+
+def attackers_of_defender(st: State, pid: str) -> list[dict]:
+    """Attacking creatures ``pid`` may block (509.1a, 805.10d in shared team turns)."""
+    cb = st.combat
+    if cb is None:
+        return []
+    if shared_team_turns(st.variant):
+        team = {p.id for p in chars.teammates(st, pid)}
+    else:
+        team = {pid}
+    out = []
+    for a in cb.attackers:
+        if defender_of(st, a["target"]) in team:
+            out.append(a)
+        elif a["target"] is None and a.get("defender") in team:
+            out.append(a)
+    return out
+
+
+def in_combat_creatures(st: State) -> list[Permanent]:
+    cb = st.combat
+    if cb is None:
+        return []
+    ids = [a["id"] for a in cb.attackers] + [b["id"] for b in cb.blockers]
+    idx = st.perm_index()
+    return [idx[i] for i in ids if i in idx and not idx[i].phased_out]
+
+
+def has_first_strike_step(st: State) -> bool:
+    """510.4: at least one attacking or blocking creature has first or double strike."""
+    return any(chars.has_kw(p, "first strike") or chars.has_kw(p, "double strike")
+               for p in in_combat_creatures(st))
+
+
+# --- 703.4h ---------------------------------------------------------------------
+
+@tba("703.4h", cites=("507.1", "506.2", "802.2", "803.1a", "803.1b", "805.10a"),
+     summary="Nel multigiocatore il giocatore attivo sceglie il giocatore in difesa")
+def choose_defending_player(ctx: Ctx) -> None:
+    st = ctx.s
+    ap = st.player(st.turn.active_player)
+    opps = chars.opponents(st, ap.id)
+    cb = Combat()
+    option = st.options.get("attack", "multiple")
+    if shared_team_turns(st.variant):
+        cb.defending_players = [p.id for p in opps]
+        ctx.emit(["805.10a"], "La squadra non attiva è la squadra in difesa: "
+                 f"{', '.join(p.name for p in opps)}.", "defending_player",
+                 players=cb.defending_players)
+    elif len(st.players) <= 2 or option == "multiple":
+        cb.defending_players = [p.id for p in opps]
+        if len(st.players) > 2:
+            ctx.emit(["802.2"], "Con l'opzione «attaccare più giocatori» tutti gli avversari di "
+                     f"{ap.name} sono giocatori in difesa.", "defending_player",
+                     players=cb.defending_players)
+    elif option in ("left", "right"):
+        order = chars.turn_order_from(st, ap.id)
+        seq = order[1:] if option == "left" else list(reversed(order[1:]))
+        target = next((p for p in seq if p in opps), None)
+        cb.defending_players = [target.id] if target else []
+        if target:
+            rule = "803.1a" if option == "left" else "803.1b"
+            side = "sinistra" if option == "left" else "destra"
+            ctx.emit(["703.4h", "507.1", rule], f"{target.name}, l'avversario più vicino alla "
+                     f"{side} di {ap.name}, diventa il giocatore in difesa.", "defending_player",
+                     players=[target.id])
+    else:
+        if not opps:
+            cb.defending_players = []
+        else:
+            ans = ctx.ask({
+                "id": f"defending_player:{ap.id}", "kind": "choose_defending_player",
+                "player": ap.id, "rules": ["703.4h", "507.1"],
+                "prompt": f"{ap.name} sceglie un avversario come giocatore in difesa.",
+                "options": {"players": [{"id": p.id, "name": p.name} for p in opps]},
+                "default": {"player": opps[0].id},
+            })
+            cb.defending_players = [ans["player"]]
+            ctx.emit(["703.4h", "507.1"], f"{ap.name} sceglie {st.name_of(ans['player'])} come "
+                     "giocatore in difesa.", "defending_player", players=[ans["player"]])
+    st.combat = cb
+
+
+@decision("choose_defending_player")
+def _validate_defender(st: State, pending: dict, answer) -> dict:
+    allowed = [p["id"] for p in pending["options"]["players"]]
+    if not isinstance(answer, dict) or answer.get("player") not in allowed:
+        raise IllegalAction("il giocatore in difesa dev'essere un avversario del giocatore attivo "
+                            f"(ammessi: {', '.join(allowed)})", ["507.1"])
+    return {"player": answer["player"]}
+
+
+def _ensure_combat(ctx: Ctx) -> Combat:
+    st = ctx.s
+    if st.combat is None:
+        ap = st.turn.active_player
+        st.combat = Combat(defending_players=[p.id for p in chars.opponents(st, ap)])
+    return st.combat
+
+
+# --- 703.4i ---------------------------------------------------------------------
+
+def attack_options(st: State) -> tuple[list[dict], list[dict]]:
+    cb = st.combat
+    act = {p.id for p in chars.active_players(st)}
+    targets = attackable(st, cb.defending_players if cb else [])
+    able, unable = [], []
+    for p in st.battlefield:
+        if p.controller not in act or "creature" not in p.types or p.phased_out:
+            continue
+        prob = attack_problem(st, p)
+        if prob is None:
+            able.append({"id": p.id, "name": p.name, "power": chars.power(p),
+                         "toughness": chars.toughness(p), "targets": list(targets)})
+        else:
+            unable.append({"id": p.id, "name": p.name, "reason": prob[0], "rules": prob[1]})
+    return able, unable
+
+
+@tba("703.4i", cites=("508.1", "508.1f", "508.1k", "702.20b", "508.8"),
+     summary="Il giocatore attivo dichiara gli attaccanti")
+def declare_attackers(ctx: Ctx) -> None:
+    st = ctx.s
+    cb = _ensure_combat(ctx)
+    ap = st.player(st.turn.active_player)
+    if cb.attackers_declared and cb.attackers:
+        return
+    able, unable = attack_options(st)
+    if not able:
+        cb.attackers_declared = True
+        ctx.emit(["703.4i", "508.1"], f"{ap.name} non ha creature che possano attaccare: "
+                 "nessun attaccante.", "attack", players=[ap.id])
+        return
+    ans = ctx.ask({
+        "id": f"declare_attackers:{ap.id}", "kind": "declare_attackers", "player": ap.id,
+        "rules": ["703.4i", "508.1"],
+        "prompt": f"{ap.name} dichiara quali creature attaccano e chi o che cosa attaccano.",
+        "options": {"creatures": able, "cannot_attack": unable,
+                    "defending_players": list(cb.defending_players)},
+        "default": {"attackers": []},
+    })
+    cb.attackers_declared = True
+    if not ans["attackers"]:
+        ctx.emit(["703.4i", "508.1"], f"{ap.name} non dichiara attaccanti.", "attack",
+                 players=[ap.id])
+        return
+    for a in ans["attackers"]:
+        p = st.perm(a["id"])
+        vig = chars.has_kw(p, "vigilance")
+        if not vig:
+            p.tapped = True
+        d = defender_of(st, a["target"])
+        cb.attackers.append({"id": p.id, "target": a["target"], "blocked": False})
+        tap_note = " (non si TAPpa: ha cautela)" if vig else " e si TAPpa"
+        rules = ["703.4i", "508.1k"] + (["702.20b"] if vig else ["508.1f"])
+        ctx.emit(rules, f"{p.name} ({chars.describe_pt(p)}) attacca {st.name_of(a['target'])}"
+                 f"{tap_note}.", "attack", objects=[p.id, a["target"]],
+                 players=[d] if d else [], target=a["target"])
+
+
+@decision("declare_attackers")
+def _validate_attackers(st: State, pending: dict, answer) -> dict:
+    if not isinstance(answer, dict) or not isinstance(answer.get("attackers"), list):
+        raise IllegalAction('risposta attesa: {"attackers": [{"id": …, "target": …}]}', ["508.1"])
+    act = {p.id for p in chars.active_players(st)}
+    cb = st.combat
+    targets = attackable(st, cb.defending_players if cb else [])
+    seen = set()
+    out = []
+    for a in answer["attackers"]:
+        if isinstance(a, str):
+            a = {"id": a}
+        if not isinstance(a, dict) or not isinstance(a.get("id"), str):
+            raise IllegalAction("ogni attaccante è un oggetto con «id» e «target»", ["508.1"])
+        p = st.perm(a["id"])
+        if p is None:
+            raise IllegalAction(f'"{a["id"]}" non è un permanente sul campo di battaglia', ["506.3"])
+        if a["id"] in seen:
+            raise IllegalAction(f"{p.name} è dichiarata due volte", ["508.1a"])
+        seen.add(a["id"])
+        if p.controller not in act:
+            raise IllegalAction(f"{p.name} non è controllata dal giocatore attivo", ["508.1a"])
+        prob = attack_problem(st, p)
+        if prob is not None:
+            raise IllegalAction(f"{p.name} non può attaccare: {prob[0]}", prob[1])
+        target = a.get("target")
+        if target is None:
+            if len(cb.defending_players) == 1 and len(targets) == 1:
+                target = cb.defending_players[0]
+            else:
+                raise IllegalAction(f"bisogna indicare chi o che cosa attacca {p.name}", ["508.1b"])
+        if target not in targets:
+            tp = st.perm(target) if isinstance(target, str) else None
+            if tp is not None and "battle" in tp.types and tp.protector in act:
+                raise IllegalAction(f"il protettore di {tp.name} non può attaccarla", ["310.8b"])
+            raise IllegalAction(f"{p.name} non può attaccare {st.name_of(target)}: si può attaccare "
+                                "solo un giocatore in difesa, un planeswalker che controlla o una "
+                                "battaglia che protegge", ["508.1b", "506.3"])
+        out.append({"id": p.id, "target": target})
+    return {"attackers": out}
+
+
+# --- 703.4j ---------------------------------------------------------------------
+
+def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:
+    idx = st.perm_index()
+    attackers = [idx[a["id"]] for a in attackers_of_defender(st, pid) if a["id"] in idx]
+    able, unable = [], []
+    for p in st.battlefield:
+        if p.controller != pid or "creature" not in p.types or p.phased_out:
+            continue
+        prob = block_problem(p)
+        if prob is not None:
+            unable.append({"id": p.id, "name": p.name, "reason": prob[0], "rules": prob[1]})
+            continue
+        can = [a.id for a in attackers if can_block_attacker(st, p, a) is None]
+        if can:
+            able.append({"id": p.id, "name": p.name, "power": chars.power(p),
+                         "toughness": chars.toughness(p), "can_block": can})
+        else:
+            unable.append({"id": p.id, "name": p.name,
+                           "reason": "non può bloccare nessuno degli attaccanti",
+                           "rules": ["702.9b"]})
+    return able, unable
+
+
+@tba("703.4j", cites=("509.1", "509.1g", "509.1h", "802.4", "805.10d"),
+     summary="I giocatori in difesa dichiarano i bloccanti")
+def declare_blockers(ctx: Ctx) -> None:
+    st = ctx.s
+    cb = st.combat
+    if cb is None or not cb.attackers:
+        return
+    order = [p for p in chars.apnap(st) if p.id in cb.defending_players
+             and p.id not in cb.blockers_declared_by]
+    answers = []
+    for pl in order:
+        able, unable = block_options(st, pl.id)
+        if not able:
+            answers.append((pl, {"blockers": []}))
+            continue
+        ans = ctx.ask({
+            "id": f"declare_blockers:{pl.id}", "kind": "declare_blockers", "player": pl.id,
+            "rules": ["703.4j", "509.1"] + (["802.4"] if len(order) > 1 else []),
+            "prompt": f"{pl.name} dichiara quali creature bloccano e quale attaccante blocca ciascuna.",
+            "options": {"creatures": able, "cannot_block": unable,
+                        "attackers": [{"id": a["id"], "name": st.name_of(a["id"]),
+                                       "target": a["target"]}
+                                      for a in attackers_of_defender(st, pl.id)]},
+            "default": {"blockers": []},
+        })
+        answers.append((pl, ans))
+    blocked_now = set()
+    for pl, ans in answers:
+        cb.blockers_declared_by.append(pl.id)
+        if not ans["blockers"]:
+            if order:
+                ctx.emit(["703.4j", "509.1"], f"{pl.name} non dichiara bloccanti.", "block",
+                         players=[pl.id])
+            continue
+        for b in ans["blockers"]:
+            bp = st.perm(b["id"])
+            cb.blockers.append({"id": b["id"], "blocking": [b["blocking"]]})
+            blocked_now.add(b["blocking"])
+            ctx.emit(["703.4j", "509.1g"], f"{bp.name} ({chars.describe_pt(bp)}) blocca "
+                     f"{st.name_of(b['blocking'])}.", "block", objects=[bp.id, b["blocking"]],
+                     players=[pl.id])
+    if len(cb.blockers_declared_by) >= len([d for d in cb.defending_players
+                                            if not st.player(d).lost]):
+        blocked_ids = {x for b in cb.blockers for x in b["blocking"]}
+        for a in cb.attackers:
+            a["blocked"] = a["id"] in blocked_ids
+        unblocked = [a["id"] for a in cb.attackers if not a["blocked"]]
+        blocked = [a["id"] for a in cb.attackers if a["blocked"]]
+        if blocked:
+            ctx.emit(["509.1h"], "Creature bloccate: " + ", ".join(st.name_of(i) for i in blocked)
+                     + ".", "blocked", objects=blocked)
+        if unblocked:
+            ctx.emit(["509.1h"], "Creature non bloccate: "
+                     + ", ".join(st.name_of(i) for i in unblocked) + ".", "unblocked",
+                     objects=unblocked)
+
+
+@decision("declare_blockers")
+def _validate_blockers(st: State, pending: dict, answer) -> dict:
+    if not isinstance(answer, dict) or not isinstance(answer.get("blockers"), list):
+        raise IllegalAction('risposta attesa: {"blockers": [{"id": …, "blocking": …}]}', ["509.1"])
+    pid = pending["player"]
+    attacking_me = {a["id"] for a in attackers_of_defender(st, pid)}
+    seen = set()
+    out = []
+    for b in answer["blockers"]:
+        if not isinstance(b, dict) or not isinstance(b.get("id"), str):
+            raise IllegalAction("ogni bloccante è un oggetto con «id» e «blocking»", ["509.1a"])
+        blocking = b.get("blocking")
+        if isinstance(blocking, list):
+            if len(blocking) != 1:
+                raise IllegalAction("ogni creatura bloccante sceglie una sola creatura da bloccare",
+                                    ["509.1a"])
+            blocking = blocking[0]
+        p = st.perm(b["id"])
+        if p is None:
+            raise IllegalAction(f'"{b["id"]}" non è un permanente sul campo di battaglia', ["506.3"])
+        if b["id"] in seen:
+            raise IllegalAction(f"{p.name} è dichiarata due volte come bloccante", ["509.1a"])
+        seen.add(b["id"])
+        if p.controller != pid:
+            raise IllegalAction(f"{p.name} non è controllata da {st.name_of(pid)}", ["509.1a"])
+        prob = block_problem(p)
+        if prob is not None:
+            raise IllegalAction(f"{p.name} non può bloccare: {prob[0]}", prob[1])
+        if blocking not in attacking_me:
+            raise IllegalAction(f"{p.name} può bloccare solo una creatura che attacca "
+                                f"{st.name_of(pid)}, un suo planeswalker o una battaglia che "
+                                "protegge", ["509.1a"])
+        ap = st.perm(blocking)
+        prob = can_block_attacker(st, p, ap)
+        if prob is not None:
+            raise IllegalAction(f"{p.name} non può bloccare {ap.name}: {prob[0]}", prob[1])
+        out.append({"id": p.id, "blocking": blocking})
+    return {"blockers": out}
+
+
+# --- 703.4k / 703.4m --------------------------------------------------------------
+
+def _dealers(st: State) -> list[Permanent]:
+    cb = st.combat
+    creatures = in_combat_creatures(st)
+    if st.turn.step == "first_strike_damage":
+        fs = set(cb.first_strikers or [])
+        return [p for p in creatures if p.id in fs]
+    if cb.first_strikers is None:
+        return creatures
+    fs = set(cb.first_strikers)
+    return [p for p in creatures if p.id not in fs or chars.has_kw(p, "double strike")]
+
+
+def lethal_for(blocker: Permanent, source: Permanent) -> int:
+    """Lethal damage still needed (702.19b); 1 is lethal from deathtouch (702.2c)."""
+    need = max(0, chars.toughness(blocker) - blocker.damage)
+    if need > 0 and chars.has_kw(source, "deathtouch"):
+        return 1
+    return need
+
+
+def _target_alive(st: State, target: str | None) -> bool:
+    if target is None:
+        return False
+    if st.has_player(target):
+        return not st.player(target).lost
+    p = st.perm(target)
+    return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(p.types))
+
+
+def _plan(st: State, p: Permanent) -> dict:
+    """How ``p`` assigns its combat damage: fixed, or a choice with its default."""
+    cb = st.combat
+    idx = st.perm_index()
+    amount = chars.power(p)
+    if amount <= 0:
+        return {"fixed": {}}                                          # 510.1a
+    att = next((a for a in cb.attackers if a["id"] == p.id), None)
+    if att is not None:
+        if not att["blocked"]:
+            if _target_alive(st, att["target"]):
+                return {"fixed": {att["target"]: amount}}             # 510.1b
+            return {"fixed": {}}
+        blockers = [idx[b["id"]] for b in cb.blockers
+                    if p.id in b["blocking"] and b["id"] in idx and not idx[b["id"]].phased_out]
+        trample = chars.has_kw(p, "trample")
+        if not blockers:
+            if trample and _target_alive(st, att["target"]):
+                return {"fixed": {att["target"]: amount}}             # 702.19d
+            return {"fixed": {}}                                      # 510.1c
+        if len(blockers) == 1 and not trample:
+            return {"fixed": {blockers[0].id: amount}}                # 510.1c
+        default: dict[str, int] = {}
+        left = amount
+        lethal = {b.id: lethal_for(b, p) for b in blockers}
+        for b in blockers:
+            n = min(left, lethal[b.id])
+            if n:
+                default[b.id] = n
+            left -= n
+        if left:
+            dest = att["target"] if trample and _target_alive(st, att["target"]) else blockers[0].id
+            default[dest] = default.get(dest, 0) + left
+        recipients = [b.id for b in blockers]
+        if trample and _target_alive(st, att["target"]):
+            recipients.append(att["target"])
+        if len(blockers) == 1 and trample and left == 0:
+            return {"fixed": default}                 # nothing to choose: all lethal to the blocker
+        return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": trample,
+                           "recipients": recipients, "lethal": lethal,
+                           "target": att["target"]}, "default": default}
+    blk = next((b for b in cb.blockers if b["id"] == p.id), None)
+    if blk is None:
+        return {"fixed": {}}
+    blocked = [idx[x] for x in blk["blocking"] if x in idx and not idx[x].phased_out]
+    if not blocked:
+        return {"fixed": {}}                                          # 510.1d
+    if len(blocked) == 1:
+        return {"fixed": {blocked[0].id: amount}}
+    return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": False,
+                       "recipients": [x.id for x in blocked],
+                       "lethal": {x.id: lethal_for(x, p) for x in blocked}, "target": None},
+            "default": {blocked[0].id: amount}}
+
+
+@tba("703.4k", cites=("510.1", "510.1a", "510.1b", "510.1c", "510.1d", "702.19b", "510.4"),
+     summary="Ogni giocatore annuncia come le sue creature assegnano il danno da combattimento")
+def assign_combat_damage(ctx: Ctx) -> None:
+    st = ctx.s
+    cb = st.combat
+    if cb is None or not cb.attackers:
+        return
+    if st.turn.step == "first_strike_damage":
+        ctx.emit(["510.4"], "Solo le creature con attacco improvviso o doppio attacco assegnano "
+                 "danno in questa sottofase.", "first_strike")
+    dealers = _dealers(st)
+    plans = {p.id: _plan(st, p) for p in dealers}
+    assignments: dict[str, dict[str, int]] = {}
+    # 510.1: the active player announces first, then the defending players (APNAP).
+    for pl in chars.apnap(st):
+        mine = [p for p in dealers if p.controller == pl.id]
+        choices = [plans[p.id] for p in mine if "choice" in plans[p.id]]
+        if choices:
+            ans = ctx.ask({
+                "id": f"combat_damage:{st.turn.step}:{pl.id}", "kind": "combat_damage_assignment",
+                "player": pl.id, "rules": ["703.4k", "510.1"],
+                "prompt": f"{pl.name} divide il danno da combattimento delle sue creature.",
+                "options": {"creatures": [c["choice"] for c in choices]},
+                "default": {"assignments": {c["choice"]["id"]: c["default"] for c in choices}},
+            })
+            assignments.update(ans["assignments"])
+        for p in mine:
+            if "fixed" in plans[p.id]:
+                assignments[p.id] = plans[p.id]["fixed"]
+    cb.assignments = {k: v for k, v in assignments.items() if v}
+    for src, asg in cb.assignments.items():
+        sp = st.perm(src)
+        parts = ", ".join(f"{n} a {st.name_of(t)}" for t, n in asg.items())
+        ctx.emit(["703.4k", "510.1"], f"{sp.name} assegna {parts}.", "assign",
+                 objects=[src, *asg.keys()], assignment=dict(asg))
+
+
+@decision("combat_damage_assignment")
+def _validate_assignment(st: State, pending: dict, answer) -> dict:
+    if not isinstance(answer, dict) or not isinstance(answer.get("assignments"), dict):
+        raise IllegalAction('risposta attesa: {"assignments": {id creatura: {id destinatario: danno}}}',
+                            ["510.1"])
+    out = {}
+    for c in pending["options"]["creatures"]:
+        asg = answer["assignments"].get(c["id"], pending["default"]["assignments"][c["id"]])
+        if not isinstance(asg, dict):
+            raise IllegalAction(f"assegnazione di {c['name']} non valida", ["510.1"])
+        total = 0
+        for t, n in asg.items():
+            if t not in c["recipients"]:
+                raise IllegalAction(f"{c['name']} non può assegnare danno a {st.name_of(t)}",
+                                    ["510.1c", "510.1d"] + (["702.19b"] if c["trample"] else []))
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise IllegalAction("il danno assegnato dev'essere un intero non negativo", ["510.1"])
+            total += n
+        if total != c["power"]:
+            raise IllegalAction(f"{c['name']} deve assegnare esattamente {c['power']} danni "
+                                f"(assegnati: {total})", ["510.1a", "510.1e"])
+        if c["trample"] and c["target"] and asg.get(c["target"], 0) > 0:
+            short = [b for b, need in c["lethal"].items() if asg.get(b, 0) < need]
+            if short:
+                raise IllegalAction(f"{c['name']} ha travolgere ma può assegnare danno a "
+                                    f"{st.name_of(c['target'])} solo dopo aver assegnato danno "
+                                    f"letale a tutti i bloccanti ({', '.join(st.name_of(b) for b in short)})",
+                                    ["702.19b"])
+        out[c["id"]] = {t: n for t, n in asg.items() if n}
+    return {"assignments": out}
+
+
+@tba("703.4m", cites=("510.2", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e", "120.3f",
+                      "120.3h", "702.2b", "702.15b", "702.90b", "702.90c", "702.80a", "903.10a",
+                      "119.7", "119.8"),
+     summary="Tutto il danno da combattimento assegnato viene inflitto simultaneamente")
+def deal_combat_damage(ctx: Ctx) -> None:
+    st = ctx.s
+    cb = st.combat
+    if cb is None or not cb.assignments:
+        if cb is not None and st.turn.step == "first_strike_damage":
+            cb.dealt_first_strike = []
+        return
+    # Snapshot the sources first: all damage is dealt simultaneously (510.2).
+    batch = [(st.perm(src), dict(asg)) for src, asg in cb.assignments.items()]
+    for src, asg in batch:
+        if src is None:
+            continue
+        for target, n in asg.items():
+            ops.deal_damage(ctx, src, target, n, ["703.4m", "510.2"], combat=True)
+    if st.turn.step == "first_strike_damage":
+        cb.dealt_first_strike = [src.id for src, _ in batch if src is not None]
+    cb.assignments = {}

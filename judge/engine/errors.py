@@ -1,0 +1,40 @@
+"""Exceptions raised by the engine (messages are Italian, for users)."""
+
+from __future__ import annotations
+
+
+class ScenarioError(ValueError):
+    """A scenario file is invalid.
+
+    ``errors`` lists every problem found as ``(path, message)`` pairs, e.g.
+    ``("players[1].life", "atteso un intero")``; ``path`` and ``message`` are
+    those of the first problem.  ``str(error)`` joins them one per line.
+    """
+
+    def __init__(self, errors: list[tuple[str, str]]):
+        self.errors = list(errors) or [("", "scenario non valido")]
+        self.path, self.message = self.errors[0]
+        super().__init__("\n".join(_fmt(p, m) for p, m in self.errors))
+
+    def to_dict(self) -> dict:
+        return {"errors": [{"path": p, "message": m} for p, m in self.errors]}
+
+
+def _fmt(path: str, message: str) -> str:
+    return f"{path}: {message}" if path else message
+
+
+class IllegalAction(ValueError):
+    """An action or a decision that the rules do not allow; the state is unchanged.
+
+    ``message`` is Italian and ``rules`` lists the rule numbers it cites.
+    """
+
+    def __init__(self, message: str, rules: list[str] | None = None):
+        self.message = message
+        self.rules = list(rules or [])
+        cited = f" (regola {', '.join(self.rules)})" if self.rules else ""
+        super().__init__(message + cited)
+
+    def to_dict(self) -> dict:
+        return {"message": self.message, "rules": self.rules}

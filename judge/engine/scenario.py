@@ -1,0 +1,803 @@
+"""Scenario files: load, validate (Italian errors with field paths), save, new.
+
+A scenario is the JSON form of :class:`judge.engine.state.State`.  The
+format is documented in docs/scenario-format.md.  ``parse`` never raises
+anything but :class:`ScenarioError` for bad input, whatever the input is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from judge.engine.errors import ScenarioError
+from judge.engine.state import (CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS, ZONES,
+                                Card, Combat, Permanent, Player, StackItem, State, Turn)
+from judge.engine.steps import STEP_NAMES
+
+FORMAT = "judge-scenario"
+VERSION = 1
+
+# Limits for hostile or broken files.
+MAX_INT = 10**9            # any number (life, counters, damage, …) within ±10^9
+MAX_OBJECTS = 10_000       # cards, tokens and permanents in all zones together
+MAX_PLAYERS = 16
+MAX_TEXT = 500             # names, titles, ids, …
+MAX_LONG_TEXT = 10_000     # descriptions and notes
+MAX_FILE_BYTES = 20_000_000
+
+ATTACK_OPTIONS = ("multiple", "choose", "left", "right")
+
+TOP_KEYS = {"format", "version", "title", "description", "rules", "expected", "variant",
+            "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
+            "initiative", "combat", "seed", "random_calls", "result", "pending",
+            "procedure", "answers", "next_id", "notes"}
+CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
+             "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
+             "commander", "ongoing", "notes"}
+PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
+                         "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
+                         "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
+                         "max_counters"}
+PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, "mana_pool",
+               "commander_damage", "cant_gain_life", "cant_lose_life", "lost",
+               "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes"}
+TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again"}
+COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
+               "blockers_declared_by", "first_strikers", "dealt_first_strike",
+               "assignments", "assigned_by"}
+EOT_KEYS = {"power", "toughness", "keywords"}
+
+TYPE_NAMES_IT = {"int": "un intero", "str": "una stringa", "bool": "un booleano (true/false)",
+                 "list": "una lista", "dict": "un oggetto"}
+
+
+def starting_life(variant: str, n_players: int, archenemy: bool = False) -> int:
+    """Starting life total (119.1, 119.1a–e) for one player (or team in 2HG)."""
+    if variant == "commander":
+        return 40
+    if variant == "two-headed-giant":
+        extra = max(0, n_players // 2 - 2)     # 810.11: +15 per player beyond the second
+        return 30 + 15 * extra
+    if variant == "brawl":
+        return 25 if n_players == 2 else 30
+    if variant == "archenemy":
+        return 40 if archenemy else 20
+    return 20
+
+
+def shared_team_turns(variant: str) -> bool:
+    """805.1: used in Two-Headed Giant and Archenemy games."""
+    return variant in ("two-headed-giant", "archenemy")
+
+
+class _V:
+    """Collects validation errors with their paths."""
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
+
+    def err(self, path: str, msg: str) -> None:
+        if len(self.errors) < 200:
+            self.errors.append((path, msg))
+
+    def typed(self, d: dict, key: str, path: str, kind: str, default: Any = None,
+              required: bool = False, nullable: bool = False) -> Any:
+        p = f"{path}.{key}" if path else key
+        if key not in d:
+            if required:
+                self.err(p, "campo obbligatorio mancante")
+            return default
+        v = d[key]
+        if v is None:
+            if nullable:
+                return None
+            self.err(p, f"atteso {TYPE_NAMES_IT[kind]}, trovato null")
+            return default
+        if kind == "int":
+            if isinstance(v, float) and v.is_integer() and math.isfinite(v) and abs(v) <= MAX_INT:
+                v = int(v)
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.err(p, "atteso un intero")
+                return default
+            if abs(v) > MAX_INT:
+                self.err(p, f"valore fuori dall'intervallo consentito (da -{MAX_INT} a {MAX_INT})")
+                return default
+            return v
+        if kind == "str":
+            if not isinstance(v, str):
+                self.err(p, "attesa una stringa")
+                return default
+            if len(v) > (MAX_LONG_TEXT if key in ("description", "notes") else MAX_TEXT):
+                self.err(p, "testo troppo lungo")
+                return default
+            return v
+        if kind == "bool":
+            if not isinstance(v, bool):
+                self.err(p, "atteso un booleano (true/false)")
+                return default
+            return v
+        if kind == "list":
+            if not isinstance(v, list):
+                self.err(p, "attesa una lista")
+                return default
+            return v
+        if kind == "dict":
+            if not isinstance(v, dict):
+                self.err(p, "atteso un oggetto")
+                return default
+            return v
+        raise AssertionError(kind)
+
+    def nonneg(self, value: int | None, path: str) -> None:
+        if value is not None and value < 0:
+            self.err(path, "atteso un intero non negativo")
+
+    def unknown_keys(self, d: dict, allowed: set[str], path: str) -> None:
+        for k in d:
+            if k not in allowed:
+                prefix = f"{path}." if path else ""
+                self.err(f"{prefix}{k}", "campo sconosciuto")
+
+    def str_list(self, d: dict, key: str, path: str, allowed: tuple[str, ...] | None = None,
+                 what: str = "valore") -> list[str]:
+        items = self.typed(d, key, path, "list", [])
+        out = []
+        for i, x in enumerate(items):
+            p = f"{path}.{key}[{i}]"
+            if not isinstance(x, str):
+                self.err(p, "attesa una stringa")
+            elif len(x) > MAX_TEXT:
+                self.err(p, "testo troppo lungo")
+            elif allowed is not None and x not in allowed:
+                self.err(p, f'{what} sconosciuto "{x}" (ammessi: {", ".join(allowed)})')
+            else:
+                out.append(x)
+        return out
+
+    def int_map(self, d: dict, key: str, path: str, keys: tuple[str, ...] | None = None,
+                nonneg: bool = True) -> dict[str, int]:
+        m = self.typed(d, key, path, "dict", {})
+        out: dict[str, int] = {}
+        if len(m) > 100:
+            self.err(f"{path}.{key}", "troppi elementi")
+            return out
+        for k, v in m.items():
+            p = f"{path}.{key}.{k}"
+            if keys is not None and k not in keys:
+                self.err(p, f'chiave sconosciuta "{k}" (ammesse: {", ".join(keys)})')
+                continue
+            n = self.typed(m, k, f"{path}.{key}", "int")
+            if n is None:
+                continue
+            if nonneg and n < 0:
+                self.err(p, "atteso un intero non negativo")
+                continue
+            out[k] = n
+        return out
+
+
+def _count_objects(data: dict) -> int:
+    n = 0
+    bf = data.get("battlefield")
+    if isinstance(bf, list):
+        n += len(bf)
+    players = data.get("players")
+    if isinstance(players, list):
+        for pl in players:
+            if isinstance(pl, dict):
+                for z in ZONES + ("scheme_deck",):
+                    v = pl.get(z)
+                    if isinstance(v, list):
+                        n += len(v)
+    return n
+
+
+def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | None:
+    if not isinstance(d, dict):
+        v.err(path, "atteso un oggetto (una carta)")
+        return None
+    v.unknown_keys(d, PERM_KEYS if on_battlefield else CARD_KEYS, path)
+    cid = v.typed(d, "id", path, "str", required=True)
+    name = v.typed(d, "name", path, "str", required=True)
+    if cid is not None and not cid.strip():
+        v.err(f"{path}.id", "l'id non può essere vuoto")
+    types = v.str_list(d, "types", path, CARD_TYPES, "tipo")
+    kw = [k.lower() for k in v.str_list(d, "keywords", path)]
+    for i, k in enumerate(kw):
+        if k not in KEYWORDS:
+            v.err(f"{path}.keywords[{i}]", f'parola chiave sconosciuta "{k}" (ammesse: {", ".join(KEYWORDS)})')
+    kwargs = dict(
+        id=cid or "?", name=name or "?", types=types,
+        subtypes=v.str_list(d, "subtypes", path),
+        supertypes=v.str_list(d, "supertypes", path, SUPERTYPES, "supertipo"),
+        power=v.typed(d, "power", path, "int", nullable=True),
+        toughness=v.typed(d, "toughness", path, "int", nullable=True),
+        loyalty=v.typed(d, "loyalty", path, "int", nullable=True),
+        defense=v.typed(d, "defense", path, "int", nullable=True),
+        token=v.typed(d, "token", path, "bool", False),
+        owner=v.typed(d, "owner", path, "str", owner) or owner,
+        keywords=[k for k in kw if k in KEYWORDS],
+        chapters=v.typed(d, "chapters", path, "int", nullable=True),
+        enchant=v.typed(d, "enchant", path, "str", nullable=True),
+        commander=v.typed(d, "commander", path, "bool", False),
+        ongoing=v.typed(d, "ongoing", path, "bool", False),
+        notes=v.typed(d, "notes", path, "str", nullable=True),
+    )
+    v.nonneg(kwargs["loyalty"], f"{path}.loyalty")
+    v.nonneg(kwargs["defense"], f"{path}.defense")
+    v.nonneg(kwargs["chapters"], f"{path}.chapters")
+    if not on_battlefield:
+        return Card(**kwargs)
+    counters = v.int_map(d, "counters", path)
+    eot = v.typed(d, "until_end_of_turn", path, "dict", {})
+    eot_out: dict[str, Any] = {}
+    if eot:
+        v.unknown_keys(eot, EOT_KEYS, f"{path}.until_end_of_turn")
+        for k in ("power", "toughness"):
+            n = v.typed(eot, k, f"{path}.until_end_of_turn", "int")
+            if n:
+                eot_out[k] = n
+        ek = [k.lower() for k in v.str_list(eot, "keywords", f"{path}.until_end_of_turn", None)]
+        for i, k in enumerate(ek):
+            if k not in KEYWORDS:
+                v.err(f"{path}.until_end_of_turn.keywords[{i}]", f'parola chiave sconosciuta "{k}"')
+        if ek:
+            eot_out["keywords"] = [k for k in ek if k in KEYWORDS]
+    controller = v.typed(d, "controller", path, "str", required=True)
+    perm = Permanent(
+        **{**kwargs, "owner": v.typed(d, "owner", path, "str", None) or controller or "?"},
+        controller=controller or "?",
+        tapped=v.typed(d, "tapped", path, "bool", False),
+        damage=v.typed(d, "damage", path, "int", 0),
+        damaged_by_deathtouch=v.typed(d, "damaged_by_deathtouch", path, "bool", False),
+        counters=counters,
+        summoning_sick=v.typed(d, "summoning_sick", path, "bool", False),
+        phased_out=v.typed(d, "phased_out", path, "bool", False),
+        phased_out_indirectly=v.typed(d, "phased_out_indirectly", path, "bool", False),
+        doesnt_untap=v.typed(d, "doesnt_untap", path, "bool", False),
+        attached_to=v.typed(d, "attached_to", path, "str", nullable=True),
+        protector=v.typed(d, "protector", path, "str", nullable=True),
+        until_end_of_turn=eot_out,
+        max_counters=v.int_map(d, "max_counters", path),
+    )
+    v.nonneg(perm.damage, f"{path}.damage")
+    # Rules defaults for counters a permanent enters with.
+    if "planeswalker" in perm.types and "loyalty" not in counters and perm.loyalty is not None:
+        perm.counters["loyalty"] = perm.loyalty          # 306.5b
+    if "battle" in perm.types and "defense" not in counters and perm.defense is not None:
+        perm.counters["defense"] = perm.defense          # 310.4b
+    if "Saga" in perm.subtypes and "lore" not in counters and perm.chapters:
+        perm.counters["lore"] = 1                        # 714.3a
+    if "creature" in perm.types and perm.toughness is None:
+        v.err(f"{path}.toughness", "obbligatorio per una creatura")
+    if "creature" in perm.types and perm.power is None:
+        v.err(f"{path}.power", "obbligatorio per una creatura")
+    return perm
+
+
+def parse(data: Any) -> State:
+    """Validate a scenario (already decoded from JSON) and build a State."""
+    v = _V()
+    if not isinstance(data, dict):
+        raise ScenarioError([("", "lo scenario deve essere un oggetto JSON")])
+    if data.get("format") != FORMAT:
+        v.err("format", f'atteso "{FORMAT}"')
+    ver = data.get("version")
+    if ver != VERSION or isinstance(ver, bool):
+        v.err("version", f"versione non supportata (attesa {VERSION})")
+    n_obj = _count_objects(data)
+    if n_obj > MAX_OBJECTS:
+        raise ScenarioError([("", f"troppi oggetti: {n_obj} (limite {MAX_OBJECTS})")])
+    v.unknown_keys(data, TOP_KEYS, "")
+    st = State()
+    st.title = v.typed(data, "title", "", "str", "") or ""
+    for k in ("description", "notes"):
+        if k in data:
+            val = v.typed(data, k, "", "str")
+            if val is not None:
+                st.extra[k] = val
+    for k in ("rules", "expected"):
+        if k in data:
+            st.extra[k] = data[k]
+    if "rules" in data:
+        v.str_list(data, "rules", "")
+    if "expected" in data and not isinstance(data["expected"], (dict, list)):
+        v.err("expected", "atteso un oggetto")
+    variant = v.typed(data, "variant", "", "str", "two-player") or "two-player"
+    if variant not in VARIANTS:
+        v.err("variant", f'variante sconosciuta "{variant}" (ammesse: {", ".join(VARIANTS)})')
+        variant = "two-player"
+    st.variant = variant
+    opts = v.typed(data, "options", "", "dict", {})
+    attack = opts.get("attack", "multiple")
+    if "attack" in opts and attack not in ATTACK_OPTIONS:
+        v.err("options.attack", f'opzione sconosciuta (ammesse: {", ".join(ATTACK_OPTIONS)})')
+        attack = "multiple"
+    v.unknown_keys(opts, {"attack"}, "options")
+    st.options = {"attack": attack}
+    st.seed = v.typed(data, "seed", "", "int", 0)
+    st.random_calls = v.typed(data, "random_calls", "", "int", 0)
+    v.nonneg(st.random_calls, "random_calls")
+    st.next_id = v.typed(data, "next_id", "", "int", 1)
+
+    # --- players -----------------------------------------------------------
+    raw_players = v.typed(data, "players", "", "list", [], required=True)
+    if len(raw_players) > MAX_PLAYERS:
+        raise ScenarioError([("players", f"troppi giocatori (limite {MAX_PLAYERS})")])
+    n = len(raw_players)
+    arch_flags = [isinstance(p, dict) and p.get("archenemy") is True for p in raw_players]
+    if variant == "archenemy" and not any(arch_flags) and n:
+        arch_flags[0] = True
+    for i, rp in enumerate(raw_players):
+        path = f"players[{i}]"
+        if not isinstance(rp, dict):
+            v.err(path, "atteso un oggetto (un giocatore)")
+            continue
+        v.unknown_keys(rp, PLAYER_KEYS, path)
+        pid = v.typed(rp, "id", path, "str", required=True) or f"?{i}"
+        if variant == "two-headed-giant":
+            team_default = "A" if i < n // 2 else "B"
+        elif variant == "archenemy":
+            team_default = "archenemy" if arch_flags[i] else "eroi"
+        else:
+            team_default = pid
+        pl = Player(
+            id=pid,
+            name=v.typed(rp, "name", path, "str", pid) or pid,
+            team=v.typed(rp, "team", path, "str", team_default) or team_default,
+            life=v.typed(rp, "life", path, "int", starting_life(variant, n, arch_flags[i])),
+            poison=v.typed(rp, "poison", path, "int", 0),
+            max_hand_size=v.typed(rp, "max_hand_size", path, "int", 7, nullable=True),
+            mana_pool=v.int_map(rp, "mana_pool", path, MANA),
+            commander_damage=v.int_map(rp, "commander_damage", path),
+            cant_gain_life=v.typed(rp, "cant_gain_life", path, "bool", False),
+            cant_lose_life=v.typed(rp, "cant_lose_life", path, "bool", False),
+            lost=v.typed(rp, "lost", path, "bool", False),
+            attempted_draw_from_empty_library=v.typed(
+                rp, "attempted_draw_from_empty_library", path, "bool", False),
+            archenemy=arch_flags[i],
+        )
+        v.nonneg(pl.poison, f"{path}.poison")
+        v.nonneg(pl.max_hand_size, f"{path}.max_hand_size")
+        for z in ZONES + ("scheme_deck",):
+            cards = v.typed(rp, z, path, "list", [])
+            for j, rc in enumerate(cards):
+                c = _card(v, rc, f"{path}.{z}[{j}]", pid, False)
+                if c is not None:
+                    if c.owner != pid and z in ("hand", "library", "graveyard"):
+                        v.err(f"{path}.{z}[{j}].owner",
+                              "una carta va nella mano, nel grimorio o nel cimitero del suo "
+                              "proprietario (regola 400.3)")
+                    pl.zone(z).append(c)
+        st.players.append(pl)
+
+    # --- battlefield -------------------------------------------------------
+    for i, rc in enumerate(v.typed(data, "battlefield", "", "list", [])):
+        c = _card(v, rc, f"battlefield[{i}]", "", True)
+        if c is not None:
+            st.battlefield.append(c)  # type: ignore[arg-type]
+
+    # --- stack -------------------------------------------------------------
+    for i, rs in enumerate(v.typed(data, "stack", "", "list", [])):
+        path = f"stack[{i}]"
+        if not isinstance(rs, dict):
+            v.err(path, "atteso un oggetto")
+            continue
+        v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source"}, path)
+        kind = v.typed(rs, "kind", path, "str", "ability")
+        if kind not in ("spell", "ability"):
+            v.err(f"{path}.kind", 'atteso "spell" o "ability"')
+        card = None
+        if rs.get("card") is not None:
+            card = _card(v, rs["card"], f"{path}.card", "", False)
+        ctrl = v.typed(rs, "controller", path, "str", required=True) or "?"
+        if card is not None and not card.owner:
+            card.owner = ctrl
+        if kind == "spell" and card is None:
+            v.err(f"{path}.card", "una magia in pila richiede la sua carta")
+        st.stack.append(StackItem(
+            id=v.typed(rs, "id", path, "str", required=True) or f"?s{i}",
+            kind=kind or "ability", controller=ctrl,
+            text=v.typed(rs, "text", path, "str", "") or "", card=card,
+            source=v.typed(rs, "source", path, "str", nullable=True)))
+
+    # --- turn --------------------------------------------------------------
+    rt = v.typed(data, "turn", "", "dict", {})
+    v.unknown_keys(rt, TURN_KEYS, "turn")
+    st.turn = Turn(
+        number=v.typed(rt, "number", "turn", "int", 1),
+        active_player=v.typed(rt, "active_player", "turn", "str",
+                              st.players[0].id if st.players else "") or "",
+        step=v.typed(rt, "step", "turn", "str", "precombat_main") or "precombat_main",
+        spells_cast=v.int_map(rt, "spells_cast", "turn"),
+        cleanup_again=v.typed(rt, "cleanup_again", "turn", "bool", False),
+    )
+    if st.turn.number < 1:
+        v.err("turn.number", "atteso un intero positivo")
+    if st.turn.step not in STEP_NAMES:
+        v.err("turn.step", f'sottofase sconosciuta "{st.turn.step}" (ammesse: {", ".join(STEP_NAMES)})')
+        st.turn.step = "precombat_main"
+    lt = v.typed(rt, "last_turn", "turn", "dict", None, nullable=True)
+    if lt is not None:
+        v.unknown_keys(lt, {"active_player", "spells_cast"}, "turn.last_turn")
+        st.turn.last_turn = {
+            "active_player": v.typed(lt, "active_player", "turn.last_turn", "str", None, nullable=True),
+            "spells_cast": v.int_map(lt, "spells_cast", "turn.last_turn"),
+        }
+
+    dn = data.get("day_night")
+    if dn not in (None, "day", "night"):
+        v.err("day_night", 'atteso null, "day" o "night"')
+        dn = None
+    st.day_night = dn
+    st.monarch = v.typed(data, "monarch", "", "str", None, nullable=True)
+    st.initiative = v.typed(data, "initiative", "", "str", None, nullable=True)
+
+    # --- combat --------------------------------------------------------------
+    rc = v.typed(data, "combat", "", "dict", None, nullable=True)
+    if rc is not None:
+        st.combat = _combat(v, rc)
+
+    # --- engine bookkeeping ---------------------------------------------------
+    st.result = v.typed(data, "result", "", "dict", None, nullable=True)
+    st.pending = v.typed(data, "pending", "", "dict", None, nullable=True)
+    st.procedure = v.str_list(data, "procedure", "")
+    st.answers = v.typed(data, "answers", "", "dict", {})
+
+    if not v.errors:
+        _check_references(v, st)
+    if v.errors:
+        raise ScenarioError(v.errors)
+    return st
+
+
+def _combat(v: _V, rc: dict) -> Combat:
+    v.unknown_keys(rc, COMBAT_KEYS, "combat")
+    cb = Combat(defending_players=v.str_list(rc, "defending_players", "combat"),
+                attackers_declared=v.typed(rc, "attackers_declared", "combat", "bool", True),
+                blockers_declared_by=v.str_list(rc, "blockers_declared_by", "combat"),
+                dealt_first_strike=v.str_list(rc, "dealt_first_strike", "combat"),
+                assigned_by=v.str_list(rc, "assigned_by", "combat"))
+    fs = rc.get("first_strikers")
+    cb.first_strikers = v.str_list(rc, "first_strikers", "combat") if fs is not None else None
+    for i, a in enumerate(v.typed(rc, "attackers", "combat", "list", [])):
+        p = f"combat.attackers[{i}]"
+        if not isinstance(a, dict):
+            v.err(p, "atteso un oggetto")
+            continue
+        v.unknown_keys(a, {"id", "target", "blocked"}, p)
+        cb.attackers.append({"id": v.typed(a, "id", p, "str", required=True),
+                             "target": v.typed(a, "target", p, "str", None, nullable=True),
+                             "blocked": v.typed(a, "blocked", p, "bool", False)})
+    for i, b in enumerate(v.typed(rc, "blockers", "combat", "list", [])):
+        p = f"combat.blockers[{i}]"
+        if not isinstance(b, dict):
+            v.err(p, "atteso un oggetto")
+            continue
+        v.unknown_keys(b, {"id", "blocking"}, p)
+        blocking = b.get("blocking")
+        if isinstance(blocking, str):
+            blocking = [blocking]
+            b = {**b, "blocking": blocking}
+        cb.blockers.append({"id": v.typed(b, "id", p, "str", required=True),
+                            "blocking": v.str_list(b, "blocking", p)})
+    asg = v.typed(rc, "assignments", "combat", "dict", {})
+    for k in list(asg):
+        cb.assignments[k] = v.int_map(asg, k, "combat.assignments")
+    return cb
+
+
+def _check_references(v: _V, st: State) -> None:
+    seen: dict[str, str] = {}
+
+    def claim(oid: str, path: str) -> None:
+        if oid in seen:
+            v.err(path, f'id duplicato "{oid}" (già usato in {seen[oid]})')
+        else:
+            seen[oid] = path
+
+    for i, p in enumerate(st.players):
+        claim(p.id, f"players[{i}].id")
+    for i, p in enumerate(st.players):
+        for z in ZONES + ("scheme_deck",):
+            for j, c in enumerate(p.zone(z)):
+                claim(c.id, f"players[{i}].{z}[{j}].id")
+                if not st.has_player(c.owner):
+                    v.err(f"players[{i}].{z}[{j}].owner", f'giocatore sconosciuto "{c.owner}"')
+    for i, c in enumerate(st.battlefield):
+        claim(c.id, f"battlefield[{i}].id")
+    for i, s in enumerate(st.stack):
+        claim(s.id, f"stack[{i}].id")
+        if s.card is not None and s.card.id != s.id:
+            claim(s.card.id, f"stack[{i}].card.id")
+    players = {p.id for p in st.players}
+    all_ids = set(seen)
+    if st.players:
+        n = len(st.players)
+        if st.variant == "two-player" and n != 2:
+            v.err("players", "una partita a due giocatori richiede esattamente 2 giocatori")
+        if st.variant == "free-for-all" and n < 3:
+            v.err("players", "il tutti contro tutti richiede almeno 3 giocatori")
+        if st.variant in ("commander", "brawl", "vanguard", "archenemy") and n < 2:
+            v.err("players", "servono almeno 2 giocatori")
+        if st.variant == "two-headed-giant":
+            teams: dict[str, list[Player]] = {}
+            for p in st.players:
+                teams.setdefault(p.team, []).append(p)
+            sizes = {len(t) for t in teams.values()}
+            if len(teams) != 2 or len(sizes) != 1 or sizes.pop() < 2:
+                v.err("players", "il Gigante a Due Teste richiede due squadre della stessa "
+                                 "dimensione, di almeno 2 giocatori (regole 810.1, 810.11)")
+            for t in teams.values():
+                for i, p in enumerate(st.players):
+                    if p in t and (p.life != t[0].life or p.poison != t[0].poison):
+                        v.err(f"players[{i}].life", "i compagni di squadra condividono punti vita "
+                                                    "e segnalini veleno (regole 810.4, 810.10)")
+        if st.variant == "archenemy" and sum(p.archenemy for p in st.players) != 1:
+            v.err("players", "una partita Archenemy ha esattamente un arcinemico (regola 904.2a)")
+    else:
+        v.err("players", "serve almeno un giocatore")
+    for i, p in enumerate(st.players):
+        for k in p.commander_damage:
+            if k not in all_ids:
+                v.err(f"players[{i}].commander_damage.{k}", f'oggetto sconosciuto "{k}"')
+    for i, c in enumerate(st.battlefield):
+        for key in ("controller", "owner"):
+            if getattr(c, key) not in players:
+                v.err(f"battlefield[{i}].{key}", f'giocatore sconosciuto "{getattr(c, key)}"')
+        if c.protector is not None and c.protector not in players:
+            v.err(f"battlefield[{i}].protector", f'giocatore sconosciuto "{c.protector}"')
+        if c.attached_to is not None:
+            if c.attached_to not in all_ids:
+                v.err(f"battlefield[{i}].attached_to", f'oggetto sconosciuto "{c.attached_to}"')
+            elif c.attached_to == c.id:
+                v.err(f"battlefield[{i}].attached_to", "un permanente non può essere assegnato a se stesso")
+    # cycles in attached_to
+    index = {c.id: c for c in st.battlefield}
+    for i, c in enumerate(st.battlefield):
+        chain = [c.id]
+        cur = c.attached_to
+        while cur is not None and cur in index:
+            if cur in chain:
+                if cur == c.id and len(chain) > 1:
+                    v.err(f"battlefield[{i}].attached_to",
+                          "ciclo negli oggetti assegnati: " + " → ".join(chain + [cur]))
+                break
+            chain.append(cur)
+            cur = index[cur].attached_to
+    for i, s in enumerate(st.stack):
+        if s.controller not in players:
+            v.err(f"stack[{i}].controller", f'giocatore sconosciuto "{s.controller}"')
+        if s.card is not None and s.card.owner not in players:
+            v.err(f"stack[{i}].card.owner", f'giocatore sconosciuto "{s.card.owner}"')
+    if st.turn.active_player not in players:
+        v.err("turn.active_player", f'giocatore sconosciuto "{st.turn.active_player}"')
+    elif st.player(st.turn.active_player).lost and st.result is None:
+        v.err("turn.active_player", "il giocatore attivo ha già perso la partita")
+    for k in st.turn.spells_cast:
+        if k not in players:
+            v.err(f"turn.spells_cast.{k}", f'giocatore sconosciuto "{k}"')
+    for key in ("monarch", "initiative"):
+        val = getattr(st, key)
+        if val is not None and val not in players:
+            v.err(key, f'giocatore sconosciuto "{val}"')
+    if st.combat is not None:
+        cb = st.combat
+        for i, d in enumerate(cb.defending_players):
+            if d not in players:
+                v.err(f"combat.defending_players[{i}]", f'giocatore sconosciuto "{d}"')
+        attacker_ids = set()
+        for i, a in enumerate(cb.attackers):
+            perm = index.get(a["id"])
+            if perm is None:
+                v.err(f"combat.attackers[{i}].id", f'permanente sconosciuto "{a["id"]}"')
+                continue
+            attacker_ids.add(a["id"])
+            if "creature" not in perm.types:
+                v.err(f"combat.attackers[{i}].id", f'"{perm.name}" non è una creatura (regola 506.3)')
+            t = a["target"]
+            if t is not None and t not in players and not (
+                    t in index and ({"planeswalker", "battle"} & set(index[t].types))):
+                v.err(f"combat.attackers[{i}].target",
+                      "si può attaccare solo un giocatore, un planeswalker o una battaglia (regola 506.3)")
+        for i, b in enumerate(cb.blockers):
+            perm = index.get(b["id"])
+            if perm is None:
+                v.err(f"combat.blockers[{i}].id", f'permanente sconosciuto "{b["id"]}"')
+                continue
+            if "creature" not in perm.types:
+                v.err(f"combat.blockers[{i}].id", f'"{perm.name}" non è una creatura (regola 506.3)')
+            for j, x in enumerate(b["blocking"]):
+                if x not in attacker_ids:
+                    v.err(f"combat.blockers[{i}].blocking[{j}]", f'"{x}" non è una creatura attaccante')
+
+
+# --- serialisation -------------------------------------------------------------
+
+def _card_dict(c: Card) -> dict:
+    d: dict[str, Any] = {"id": c.id, "name": c.name, "types": list(c.types)}
+    for key in ("subtypes", "supertypes", "keywords"):
+        if getattr(c, key):
+            d[key] = list(getattr(c, key))
+    for key in ("power", "toughness", "loyalty", "defense", "chapters", "enchant", "notes"):
+        if getattr(c, key) is not None:
+            d[key] = getattr(c, key)
+    for key in ("token", "commander", "ongoing"):
+        if getattr(c, key):
+            d[key] = True
+    if c.owner:
+        d["owner"] = c.owner
+    if isinstance(c, Permanent):
+        d["controller"] = c.controller
+        for key in ("tapped", "damaged_by_deathtouch", "summoning_sick", "phased_out",
+                    "phased_out_indirectly", "doesnt_untap"):
+            if getattr(c, key):
+                d[key] = True
+        if c.damage:
+            d["damage"] = c.damage
+        for key in ("counters", "max_counters"):
+            m = {k: n for k, n in getattr(c, key).items() if n}
+            if m:
+                d[key] = m
+        if c.until_end_of_turn:
+            d["until_end_of_turn"] = {k: (list(x) if isinstance(x, list) else x)
+                                      for k, x in c.until_end_of_turn.items()}
+        if c.attached_to is not None:
+            d["attached_to"] = c.attached_to
+        if c.protector is not None:
+            d["protector"] = c.protector
+    return d
+
+
+def to_dict(st: State) -> dict:
+    """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips."""
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
+    for k in ("description", "notes", "rules", "expected"):
+        if k in st.extra:
+            out[k] = json.loads(json.dumps(st.extra[k]))
+    out["variant"] = st.variant
+    out["options"] = dict(st.options)
+    out["players"] = [{
+        "id": p.id, "name": p.name, "team": p.team, "life": p.life, "poison": p.poison,
+        "max_hand_size": p.max_hand_size,
+        **{z: [_card_dict(c) for c in p.zone(z)] for z in ZONES},
+        "mana_pool": {k: n for k, n in p.mana_pool.items() if n},
+        "commander_damage": dict(p.commander_damage),
+        "cant_gain_life": p.cant_gain_life, "cant_lose_life": p.cant_lose_life,
+        "lost": p.lost,
+        **({"attempted_draw_from_empty_library": True} if p.attempted_draw_from_empty_library else {}),
+        **({"archenemy": True, "scheme_deck": [_card_dict(c) for c in p.scheme_deck]}
+           if p.archenemy or p.scheme_deck else {}),
+    } for p in st.players]
+    out["battlefield"] = [_card_dict(c) for c in st.battlefield]
+    out["stack"] = [{"id": s.id, "kind": s.kind, "controller": s.controller, "text": s.text,
+                     **({"card": _card_dict(s.card)} if s.card is not None else {}),
+                     **({"source": s.source} if s.source is not None else {})}
+                    for s in st.stack]
+    t = st.turn
+    out["turn"] = {"number": t.number, "active_player": t.active_player, "step": t.step,
+                   "spells_cast": dict(t.spells_cast),
+                   "last_turn": json.loads(json.dumps(t.last_turn)) if t.last_turn else None}
+    if t.cleanup_again:
+        out["turn"]["cleanup_again"] = True
+    out["day_night"] = st.day_night
+    out["monarch"] = st.monarch
+    out["initiative"] = st.initiative
+    cb = st.combat
+    out["combat"] = None if cb is None else {
+        "defending_players": list(cb.defending_players),
+        "attackers": [dict(a) for a in cb.attackers],
+        "blockers": [{"id": b["id"], "blocking": list(b["blocking"])} for b in cb.blockers],
+        "attackers_declared": cb.attackers_declared,
+        "blockers_declared_by": list(cb.blockers_declared_by),
+        "first_strikers": None if cb.first_strikers is None else list(cb.first_strikers),
+        "dealt_first_strike": list(cb.dealt_first_strike),
+        "assignments": {k: dict(x) for k, x in cb.assignments.items()},
+        "assigned_by": list(cb.assigned_by),
+    }
+    out["seed"] = st.seed
+    out["random_calls"] = st.random_calls
+    out["next_id"] = st.next_id
+    out["result"] = json.loads(json.dumps(st.result)) if st.result is not None else None
+    out["pending"] = json.loads(json.dumps(st.pending)) if st.pending is not None else None
+    out["procedure"] = list(st.procedure)
+    out["answers"] = json.loads(json.dumps(st.answers))
+    return out
+
+
+def load_file(path: str | Path) -> State:
+    """Read and validate a scenario file; any problem is a ScenarioError."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise ScenarioError([("", f"impossibile leggere il file {p}: {e.strerror or e}")]) from None
+    if size > MAX_FILE_BYTES:
+        raise ScenarioError([("", f"file troppo grande ({size} byte, limite {MAX_FILE_BYTES})")])
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError([("", f"impossibile leggere il file {p}: {e}")]) from None
+    return loads(text)
+
+
+def loads(text: str) -> State:
+    if len(text) > MAX_FILE_BYTES:
+        raise ScenarioError([("", "scenario troppo grande")])
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise ScenarioError([("", f"JSON non valido alla riga {e.lineno}, colonna {e.colno}: {e.msg}")]) from None
+    except (ValueError, RecursionError) as e:
+        raise ScenarioError([("", f"JSON non valido: {e}")]) from None
+    return parse(data)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"valore non ammesso {name}")
+
+
+def dumps(st: State) -> str:
+    return json.dumps(to_dict(st), ensure_ascii=False, indent=2) + "\n"
+
+
+# --- templates ----------------------------------------------------------------
+
+def new_scenario(variant: str = "two-player", players: int | None = None,
+                 title: str | None = None) -> dict:
+    """A ready-to-edit scenario for a variant: starting life (119.1), hand size, teams."""
+    if variant not in VARIANTS:
+        raise ScenarioError([("variant", f'variante sconosciuta "{variant}" (ammesse: {", ".join(VARIANTS)})')])
+    defaults = {"two-player": 2, "free-for-all": 4, "commander": 4, "two-headed-giant": 4,
+                "brawl": 2, "archenemy": 4, "vanguard": 2}
+    n = players if players is not None else defaults[variant]
+    if variant == "two-player" and n != 2:
+        raise ScenarioError([("players", "una partita a due giocatori ha esattamente 2 giocatori")])
+    if variant == "free-for-all" and n < 3:
+        raise ScenarioError([("players", "il tutti contro tutti richiede almeno 3 giocatori")])
+    if variant == "two-headed-giant" and (n < 4 or n % 2):
+        raise ScenarioError([("players", "il Gigante a Due Teste richiede due squadre uguali di almeno 2 giocatori")])
+    if not 2 <= n <= MAX_PLAYERS:
+        raise ScenarioError([("players", f"numero di giocatori fra 2 e {MAX_PLAYERS}")])
+    names = ["Alice", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Marco",
+             "Nadia", "Oscar", "Paola", "Rocco", "Sara", "Tullio", "Ugo", "Vera"]
+    out_players = []
+    for i in range(n):
+        pid = f"p{i + 1}"
+        arch = variant == "archenemy" and i == 0
+        if variant == "two-headed-giant":
+            team = "A" if i < n // 2 else "B"
+        elif variant == "archenemy":
+            team = "archenemy" if arch else "eroi"
+        else:
+            team = pid
+        pl: dict[str, Any] = {
+            "id": pid, "name": names[i], "team": team,
+            "life": starting_life(variant, n, arch), "poison": 0, "max_hand_size": 7,
+            "hand": [], "library": [], "graveyard": [], "exile": [], "command": [],
+            "mana_pool": {}, "commander_damage": {},
+        }
+        if variant in ("commander", "brawl"):
+            pl["command"] = [{"id": f"{pid}-cmd", "name": f"Comandante di {names[i]}",
+                              "types": ["creature"], "supertypes": ["legendary"],
+                              "power": 3, "toughness": 3, "commander": True}]
+        if arch:
+            pl["archenemy"] = True
+            pl["scheme_deck"] = [{"id": f"schema{j}", "name": f"Intrigo {j}", "types": ["scheme"]}
+                                 for j in range(1, 3)]
+        out_players.append(pl)
+    return {
+        "format": FORMAT, "version": VERSION,
+        "title": title or f"Nuovo scenario ({variant})",
+        "description": "",
+        "variant": variant,
+        "options": {"attack": "multiple"},
+        "players": out_players,
+        "battlefield": [],
+        "turn": {"number": 1, "active_player": "p1", "step": "upkeep"},
+        "day_night": None, "monarch": None, "initiative": None, "combat": None,
+        "seed": 0,
+    }

@@ -1,0 +1,220 @@
+"""Plain data classes for a game state (no behaviour beyond look-ups).
+
+The JSON form of these classes is the scenario format (see scenario.py and
+docs/scenario-format.md); ``to_dict`` here writes it, ``scenario.parse``
+reads and validates it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+CARD_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "scheme",
+              "battle", "instant", "sorcery", "kindred")
+PERMANENT_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "battle")
+SUPERTYPES = ("legendary", "world", "basic", "snow")
+KEYWORDS = ("deathtouch", "first strike", "double strike", "trample", "lifelink",
+            "vigilance", "indestructible", "haste", "flying", "reach", "defender",
+            "infect", "wither", "phasing")
+ZONES = ("hand", "library", "graveyard", "exile", "command")
+VARIANTS = ("two-player", "free-for-all", "commander", "two-headed-giant",
+            "brawl", "archenemy", "vanguard")
+MANA = ("W", "U", "B", "R", "G", "C")
+
+
+@dataclass
+class Card:
+    """A card (or token) in any zone; on the battlefield see :class:`Permanent`."""
+
+    id: str
+    name: str
+    types: list[str] = field(default_factory=list)
+    subtypes: list[str] = field(default_factory=list)
+    supertypes: list[str] = field(default_factory=list)
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None        # printed loyalty (306.5a)
+    defense: int | None = None        # printed defense (310.4a)
+    token: bool = False
+    owner: str = ""
+    keywords: list[str] = field(default_factory=list)
+    chapters: int | None = None       # Saga final chapter number (714.2d)
+    enchant: str | None = None        # Aura: "creature", "land", "permanent", "player", …
+    commander: bool = False
+    ongoing: bool = False             # scheme cards (Archenemy)
+    notes: str | None = None
+
+
+@dataclass
+class Permanent(Card):
+    """A card or token on the battlefield."""
+
+    controller: str = ""
+    tapped: bool = False
+    damage: int = 0
+    damaged_by_deathtouch: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    summoning_sick: bool = False
+    phased_out: bool = False
+    phased_out_indirectly: bool = False
+    doesnt_untap: bool = False
+    attached_to: str | None = None
+    protector: str | None = None
+    until_end_of_turn: dict[str, Any] = field(default_factory=dict)
+    max_counters: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    team: str = ""
+    life: int = 20
+    poison: int = 0
+    max_hand_size: int | None = 7
+    hand: list[Card] = field(default_factory=list)
+    library: list[Card] = field(default_factory=list)   # top first
+    graveyard: list[Card] = field(default_factory=list)  # top last
+    exile: list[Card] = field(default_factory=list)
+    command: list[Card] = field(default_factory=list)
+    mana_pool: dict[str, int] = field(default_factory=dict)
+    commander_damage: dict[str, int] = field(default_factory=dict)
+    cant_gain_life: bool = False
+    cant_lose_life: bool = False
+    lost: bool = False
+    attempted_draw_from_empty_library: bool = False
+    archenemy: bool = False
+    scheme_deck: list[Card] = field(default_factory=list)  # top first
+
+    def zone(self, name: str) -> list[Card]:
+        return getattr(self, name)
+
+
+@dataclass
+class Turn:
+    number: int = 1
+    active_player: str = ""
+    step: str = "precombat_main"
+    spells_cast: dict[str, int] = field(default_factory=dict)
+    last_turn: dict[str, Any] | None = None   # {"active_player", "spells_cast"}
+    cleanup_again: bool = False               # 514.3a: another cleanup step follows
+
+
+@dataclass
+class Combat:
+    defending_players: list[str] = field(default_factory=list)
+    attackers: list[dict] = field(default_factory=list)   # {"id", "target", "blocked"}
+    blockers: list[dict] = field(default_factory=list)    # {"id", "blocking": [ids]}
+    attackers_declared: bool = False
+    blockers_declared_by: list[str] = field(default_factory=list)
+    first_strikers: list[str] | None = None   # creatures with first/double strike as 510.4 began
+    dealt_first_strike: list[str] = field(default_factory=list)
+    assignments: dict[str, dict[str, int]] = field(default_factory=dict)
+    assigned_by: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StackItem:
+    id: str
+    kind: str            # "spell" | "ability"
+    controller: str
+    text: str = ""
+    card: Card | None = None     # for spells
+    source: str | None = None    # for abilities (permanent id)
+
+
+@dataclass
+class State:
+    title: str = ""
+    variant: str = "two-player"
+    players: list[Player] = field(default_factory=list)
+    battlefield: list[Permanent] = field(default_factory=list)
+    stack: list[StackItem] = field(default_factory=list)   # bottom first
+    turn: Turn = field(default_factory=Turn)
+    day_night: str | None = None
+    monarch: str | None = None
+    initiative: str | None = None
+    combat: Combat | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    random_calls: int = 0
+    result: dict | None = None
+    pending: dict | None = None
+    procedure: list[str] = field(default_factory=list)
+    answers: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)    # description, rules, expected, …
+    next_id: int = 1
+
+    # --- look-ups -------------------------------------------------------
+    def player(self, pid: str) -> Player:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def has_player(self, pid: str) -> bool:
+        return any(p.id == pid for p in self.players)
+
+    def perm(self, oid: str) -> Permanent | None:
+        for p in self.battlefield:
+            if p.id == oid:
+                return p
+        return None
+
+    def perm_index(self) -> dict[str, Permanent]:
+        return {p.id: p for p in self.battlefield}
+
+    def in_game(self) -> list[Player]:
+        return [p for p in self.players if not p.lost]
+
+    def phased_in(self) -> Iterator[Permanent]:
+        return (p for p in self.battlefield if not p.phased_out)
+
+    def find_card(self, oid: str) -> tuple[Player | None, str, Card] | None:
+        """Locate an object anywhere: (zone owner or None, zone name, object)."""
+        p = self.perm(oid)
+        if p is not None:
+            return None, "battlefield", p
+        for pl in self.players:
+            for z in ZONES + ("scheme_deck",):
+                for c in pl.zone(z):
+                    if c.id == oid:
+                        return pl, z, c
+        for item in self.stack:
+            if item.card is not None and item.card.id == oid:
+                return None, "stack", item.card
+        return None
+
+    def all_ids(self) -> set[str]:
+        ids = {p.id for p in self.players}
+        ids.update(p.id for p in self.battlefield)
+        for pl in self.players:
+            for z in ZONES + ("scheme_deck",):
+                ids.update(c.id for c in pl.zone(z))
+        for item in self.stack:
+            ids.add(item.id)
+            if item.card is not None:
+                ids.add(item.card.id)
+        return ids
+
+    def new_id(self, prefix: str) -> str:
+        ids = self.all_ids()
+        while True:
+            cand = f"{prefix}{self.next_id}"
+            self.next_id += 1
+            if cand not in ids:
+                return cand
+
+    def name_of(self, oid: str | None) -> str:
+        if oid is None:
+            return "?"
+        if self.has_player(oid):
+            return self.player(oid).name
+        found = self.find_card(oid)
+        if found:
+            return found[2].name
+        for item in self.stack:
+            if item.id == oid:
+                return item.text or item.id
+        return oid

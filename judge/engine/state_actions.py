@@ -1,0 +1,450 @@
+"""State-based actions (rules 704.5 and 704.6), one function each, registered
+by number.
+
+Each function only *looks* at the state and returns the actions it would
+perform; ``check_and_perform`` performs all of them simultaneously as a single
+event and repeats the check until nothing happens (704.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from judge.engine import chars, ops
+from judge.engine.context import Ctx
+from judge.engine.errors import IllegalAction
+from judge.engine.registry import SBAS, decision, sba
+from judge.engine.state import Permanent, State
+
+
+@dataclass
+class Act:
+    rules: list[str]
+    text: str
+    kind: str
+    objects: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    apply: Callable[[Ctx], None] | None = None
+    moves: str | None = None          # id of the object this action moves (dedupe)
+    loss: str | None = None           # id of the player who loses
+
+
+def _to_graveyard(oid: str):
+    def apply(ctx: Ctx) -> None:
+        if ctx.s.perm(oid) is not None:
+            ops.move(ctx, oid, "graveyard")
+    return apply
+
+
+def _live(st: State):
+    return [p for p in st.battlefield if not p.phased_out]
+
+
+def _on_stack_source(st: State, oid: str) -> bool:
+    return any(item.source == oid for item in st.stack)
+
+
+# --- players ---------------------------------------------------------------------
+
+@sba("704.5a", cites=("104.3b",), summary="Un giocatore con 0 o meno punti vita perde la partita")
+def zero_life(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant == "two-headed-giant":
+        return []                                   # 704.6a instead
+    return [Act(["704.5a"], f"ha {p.life} punti vita", "lose", players=[p.id], loss=p.id)
+            for p in st.in_game() if p.life <= 0]
+
+
+@sba("704.5b", cites=("104.3c", "121.4"),
+     summary="Un giocatore che ha tentato di pescare da un grimorio vuoto perde la partita")
+def empty_library_draw(ctx: Ctx) -> list[Act]:
+    return [Act(["704.5b"], f"ha tentato di pescare da un grimorio vuoto", "lose",
+                players=[p.id], loss=p.id)
+            for p in ctx.s.in_game() if p.attempted_draw_from_empty_library]
+
+
+@sba("704.5c", cites=("104.3d",), summary="Un giocatore con dieci o più segnalini veleno perde")
+def poison(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant == "two-headed-giant":
+        return []                                   # 704.6b instead
+    return [Act(["704.5c"], f"ha {p.poison} segnalini veleno", "lose", players=[p.id],
+                loss=p.id) for p in st.in_game() if p.poison >= 10]
+
+
+# --- objects -----------------------------------------------------------------------
+
+@sba("704.5d", cites=("111.7",), summary="Una pedina fuori dal campo di battaglia cessa di esistere")
+def token_outside_battlefield(ctx: Ctx) -> list[Act]:
+    acts = []
+    for pl in ctx.s.players:
+        for z in ("hand", "library", "graveyard", "exile", "command"):
+            for c in pl.zone(z):
+                if c.token:
+                    def apply(ctx: Ctx, cid=c.id) -> None:
+                        ops.take(ctx, cid)
+                        ops.clear_references(ctx, cid)
+                    acts.append(Act(["704.5d"], f"La pedina {c.name} ({chars.ZONE_IT[z]} di "
+                                    f"{pl.name}) cessa di esistere.", "cease_to_exist",
+                                    objects=[c.id], apply=apply, moves=c.id))
+    return acts
+
+
+@sba("704.5f", summary="Una creatura con costituzione 0 o meno va nel cimitero del proprietario")
+def zero_toughness(ctx: Ctx) -> list[Act]:
+    return [Act(["704.5f"], f"La creatura {p.name} ha costituzione {chars.toughness(p)} ed è messa nel "
+                "cimitero del suo proprietario.", "graveyard", objects=[p.id],
+                apply=_to_graveyard(p.id), moves=p.id)
+            for p in _live(ctx.s) if chars.is_creature(p) and chars.toughness(p) <= 0]
+
+
+@sba("704.5g", cites=("702.12b", "120.6"),
+     summary="Una creatura con danno letale è distrutta")
+def lethal_damage(ctx: Ctx) -> list[Act]:
+    acts = []
+    for p in _live(ctx.s):
+        t = chars.toughness(p)
+        if chars.is_creature(p) and t > 0 and p.damage >= t:
+            if chars.has_kw(p, "indestructible"):
+                acts.append(Act(["704.5g", "702.12b"], f"La creatura {p.name} ha danno letale ({p.damage} su "
+                                f"costituzione {t}) ma è indistruttibile: resta sul campo di battaglia.",
+                                "indestructible", objects=[p.id]))
+            else:
+                acts.append(Act(["704.5g"], f"La creatura {p.name} ha danno letale ({p.damage} su costituzione "
+                                f"{t}) ed è distrutta.", "destroy", objects=[p.id],
+                                apply=_to_graveyard(p.id), moves=p.id))
+    return acts
+
+
+@sba("704.5h", cites=("702.2b", "702.12b"),
+     summary="Una creatura che ha subito danno da una fonte con tocco letale è distrutta")
+def deathtouch_damage(ctx: Ctx) -> list[Act]:
+    acts = []
+    for p in _live(ctx.s):
+        if chars.is_creature(p) and chars.toughness(p) > 0 and p.damaged_by_deathtouch:
+            if chars.has_kw(p, "indestructible"):
+                acts.append(Act(["704.5h", "702.12b"], f"La creatura {p.name} ha subito danno da una fonte con "
+                                "tocco letale ma è indistruttibile.", "indestructible",
+                                objects=[p.id]))
+            else:
+                acts.append(Act(["704.5h", "702.2b"], f"La creatura {p.name} ha subito danno da una fonte con "
+                                "tocco letale ed è distrutta.", "destroy", objects=[p.id],
+                                apply=_to_graveyard(p.id), moves=p.id))
+    return acts
+
+
+@sba("704.5i", cites=("306.9",), summary="Un planeswalker con fedeltà 0 va nel cimitero")
+def zero_loyalty(ctx: Ctx) -> list[Act]:
+    return [Act(["704.5i"], f"Il planeswalker {p.name} ha fedeltà 0 ed è messo nel cimitero del suo proprietario.",
+                "graveyard", objects=[p.id], apply=_to_graveyard(p.id), moves=p.id)
+            for p in _live(ctx.s) if "planeswalker" in p.types and chars.loyalty(p) <= 0]
+
+
+@sba("704.5j", summary="Regola delle leggende")
+def legend_rule(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    groups: dict[tuple[str, str], list[Permanent]] = {}
+    for p in _live(st):
+        if "legendary" in p.supertypes:
+            groups.setdefault((p.controller, p.name), []).append(p)
+    acts = []
+    for (pid, name), perms in groups.items():
+        if len(perms) < 2:
+            continue
+        ids = [p.id for p in perms]
+        ans = ctx.ask({
+            "id": f"legend_rule:{pid}:{','.join(ids)}", "kind": "legend_rule", "player": pid,
+            "rules": ["704.5j"],
+            "prompt": f"{st.name_of(pid)} controlla {len(perms)} permanenti leggendari di nome "
+                      f"{name}: ne sceglie uno da tenere, gli altri vanno nel cimitero.",
+            "options": {"name": name, "permanents": [{"id": p.id, "name": p.name} for p in perms]},
+            "default": {"keep": ids[-1]},
+        })
+        for p in perms:
+            if p.id != ans["keep"]:
+                acts.append(Act(["704.5j"], f"Regola delle leggende: {st.name_of(pid)} tiene "
+                                f"{name} ({ans['keep']}); {p.name} ({p.id}) va nel cimitero del "
+                                "suo proprietario.", "graveyard", objects=[p.id, ans["keep"]],
+                                players=[pid], apply=_to_graveyard(p.id), moves=p.id))
+    return acts
+
+
+@decision("legend_rule")
+def _validate_legend(st: State, pending: dict, answer) -> dict:
+    allowed = [p["id"] for p in pending["options"]["permanents"]]
+    if not isinstance(answer, dict) or answer.get("keep") not in allowed:
+        raise IllegalAction("bisogna scegliere quale permanente leggendario tenere "
+                            f"(uno fra: {', '.join(allowed)})", ["704.5j"])
+    return {"keep": answer["keep"]}
+
+
+@sba("704.5k", summary="Regola dei mondi")
+def world_rule(ctx: Ctx) -> list[Act]:
+    worlds = [p for p in _live(ctx.s) if "world" in p.supertypes]
+    if len(worlds) < 2:
+        return []
+    # Battlefield order is timestamp order: the last one has been a world the
+    # shortest time.  (A tie cannot be expressed in the format.)
+    keep = worlds[-1]
+    return [Act(["704.5k"], f"Regola dei mondi: resta {keep.name}; {p.name} va nel cimitero del "
+                "suo proprietario.", "graveyard", objects=[p.id], apply=_to_graveyard(p.id),
+                moves=p.id) for p in worlds[:-1]]
+
+
+def _aura_problem(st: State, aura: Permanent) -> str | None:
+    t = aura.attached_to
+    if t is None:
+        return "non è assegnata a niente"
+    if chars.is_creature(aura):
+        return "è anche una creatura e non può incantare"
+    if st.has_player(t):
+        if st.player(t).lost:
+            return "il giocatore che incantava ha lasciato la partita"
+        if aura.enchant not in (None, "player"):
+            return "non può incantare un giocatore"
+        return None
+    target = st.perm(t)
+    if target is None:
+        return f"{st.name_of(t)} non è più sul campo di battaglia"
+    if target.id == aura.id:
+        return "non può incantare se stessa"
+    if aura.enchant == "player":
+        return "può incantare solo un giocatore"
+    if aura.enchant not in (None, "permanent") and aura.enchant not in target.types \
+            and aura.enchant not in target.subtypes:
+        return f"{target.name} non è un oggetto che può incantare ({aura.enchant})"
+    return None
+
+
+@sba("704.5m", cites=("303.4c", "303.4d"),
+     summary="Un'Aura assegnata illegalmente o non assegnata va nel cimitero")
+def illegal_aura(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    acts = []
+    for p in _live(st):
+        if "Aura" in p.subtypes and "enchantment" in p.types:
+            why = _aura_problem(st, p)
+            if why:
+                acts.append(Act(["704.5m"], f"L'Aura {p.name} {why}: va nel cimitero del suo "
+                                "proprietario.", "graveyard", objects=[p.id],
+                                apply=_to_graveyard(p.id), moves=p.id))
+    return acts
+
+
+def _unattach(oid: str):
+    def apply(ctx: Ctx) -> None:
+        p = ctx.s.perm(oid)
+        if p is not None:
+            p.attached_to = None
+    return apply
+
+
+@sba("704.5n", cites=("301.5c", "301.6"),
+     summary="Un Equipaggiamento o una Fortificazione assegnati illegalmente si staccano")
+def illegal_equipment(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    acts = []
+    for p in _live(st):
+        if p.attached_to is None or "Aura" in p.subtypes:
+            continue
+        if "Equipment" in p.subtypes:
+            need, what = "creature", "una creatura"
+        elif "Fortification" in p.subtypes:
+            need, what = "land", "una terra"
+        else:
+            continue
+        if chars.is_creature(p) or "battle" in p.types:
+            continue                                    # 704.5p
+        target = st.perm(p.attached_to)
+        if target is None or target.phased_out or need not in target.types or target.id == p.id:
+            where = st.name_of(p.attached_to)
+            acts.append(Act(["704.5n"], f"{p.name} è assegnato illegalmente ({where} non è {what} "
+                            "sul campo di battaglia): si stacca e resta sul campo di battaglia.",
+                            "unattach", objects=[p.id], apply=_unattach(p.id)))
+    return acts
+
+
+@sba("704.5p", cites=("310.9",),
+     summary="Una creatura, una battaglia o un altro permanente che non può esserlo si stacca")
+def illegal_attachment(ctx: Ctx) -> list[Act]:
+    acts = []
+    for p in _live(ctx.s):
+        if p.attached_to is None:
+            continue
+        is_attacher = bool({"Aura", "Equipment", "Fortification"} & set(p.subtypes))
+        if chars.is_creature(p) or "battle" in p.types or not is_attacher:
+            if "Aura" in p.subtypes and "enchantment" in p.types:
+                continue                                # 704.5m puts it into the graveyard
+            acts.append(Act(["704.5p"], f"{p.name} non può essere assegnato a "
+                            f"{ctx.name(p.attached_to)}: si stacca e resta sul campo di battaglia.",
+                            "unattach", objects=[p.id], apply=_unattach(p.id)))
+    return acts
+
+
+@sba("704.5q", cites=("122.3",), summary="Segnalini +1/+1 e -1/-1 si annullano a coppie")
+def plus_minus_counters(ctx: Ctx) -> list[Act]:
+    acts = []
+    for p in ctx.s.battlefield:
+        if p.phased_out:
+            continue
+        plus, minus = p.counters.get("+1/+1", 0), p.counters.get("-1/-1", 0)
+        n = min(plus, minus)
+        if n > 0:
+            def apply(ctx: Ctx, pp=p, n=n) -> None:
+                for k in ("+1/+1", "-1/-1"):
+                    pp.counters[k] -= n
+                    if not pp.counters[k]:
+                        del pp.counters[k]
+            acts.append(Act(["704.5q"], f"Si rimuovono {n} segnalini +1/+1 e {n} segnalini -1/-1 "
+                            f"da {p.name}.", "counters", objects=[p.id], apply=apply))
+    return acts
+
+
+@sba("704.5r", cites=("122.4",), summary="Segnalini oltre il massimo consentito si rimuovono")
+def counter_limit(ctx: Ctx) -> list[Act]:
+    acts = []
+    for p in _live(ctx.s):
+        for kind, limit in p.max_counters.items():
+            have = p.counters.get(kind, 0)
+            if have > limit:
+                def apply(ctx: Ctx, pp=p, kind=kind, limit=limit) -> None:
+                    pp.counters[kind] = limit
+                acts.append(Act(["704.5r"], f"{p.name} non può avere più di {limit} segnalini "
+                                f"{kind}: se ne rimuovono {have - limit}.", "counters",
+                                objects=[p.id], apply=apply))
+    return acts
+
+
+@sba("704.5s", cites=("714.4",), summary="Una Saga all'ultimo capitolo viene sacrificata")
+def saga_done(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    acts = []
+    for p in _live(st):
+        if "Saga" in p.subtypes and (p.chapters or 0) > 0 \
+                and p.counters.get("lore", 0) >= p.chapters and not _on_stack_source(st, p.id):
+            acts.append(Act(["704.5s", "714.4"], f"{p.name} ha {p.counters.get('lore', 0)} "
+                            f"segnalini sapere (capitolo finale {p.chapters}) e nessun capitolo in "
+                            f"pila: {st.name_of(p.controller)} la sacrifica.", "sacrifice",
+                            objects=[p.id], players=[p.controller], apply=_to_graveyard(p.id),
+                            moves=p.id))
+    return acts
+
+
+@sba("704.5v", cites=("310.7",), summary="Una battaglia con difesa 0 va nel cimitero")
+def zero_defense(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    return [Act(["704.5v"], f"La battaglia {p.name} ha difesa 0 ed è messa nel cimitero del suo proprietario.",
+                "graveyard", objects=[p.id], apply=_to_graveyard(p.id), moves=p.id)
+            for p in _live(st) if "battle" in p.types and chars.defense(p) <= 0
+            and not _on_stack_source(st, p.id)]
+
+
+# --- variants ----------------------------------------------------------------------
+
+@sba("704.6a", cites=("810.8c",), summary="Gigante a Due Teste: una squadra con 0 o meno punti vita perde")
+def team_life(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant != "two-headed-giant":
+        return []
+    return [Act(["704.6a"], f"la sua squadra ha {p.life} punti vita", "lose", players=[p.id],
+                loss=p.id) for p in st.in_game() if p.life <= 0]
+
+
+@sba("704.6b", cites=("810.8d", "810.11"),
+     summary="Gigante a Due Teste: una squadra con quindici o più segnalini veleno perde")
+def team_poison(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant != "two-headed-giant":
+        return []
+    limit = chars.poison_limit(st)
+    return [Act(["704.6b"], f"la sua squadra ha {p.poison} segnalini veleno (limite {limit})",
+                "lose", players=[p.id], loss=p.id) for p in st.in_game() if p.poison >= limit]
+
+
+@sba("704.6c", cites=("903.10a",),
+     summary="Commander: 21 o più danni da combattimento dallo stesso comandante fanno perdere")
+def commander_damage(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant != "commander":
+        return []                                   # not in Brawl: 903.12h
+    acts = []
+    for p in st.in_game():
+        for cid, n in p.commander_damage.items():
+            if n >= 21:
+                acts.append(Act(["704.6c"], f"ha subito {n} danni da combattimento dal comandante "
+                                f"{st.name_of(cid)}", "lose", objects=[cid], players=[p.id],
+                                loss=p.id))
+                break
+    return acts
+
+
+@sba("704.6e", cites=("904.10",),
+     summary="Archenemy: un intrigo non continuo a faccia in su torna in fondo al mazzo degli intrighi")
+def scheme_back(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    if st.variant != "archenemy":
+        return []
+    acts = []
+    for pl in st.players:
+        for c in pl.command:
+            if "scheme" in c.types and not c.ongoing and not _on_stack_source(st, c.id):
+                def apply(ctx: Ctx, pl=pl, cid=c.id) -> None:
+                    card, _, _ = ops.take(ctx, cid)
+                    pl.scheme_deck.append(card)
+                acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo al "
+                                f"mazzo degli intrighi di {pl.name}.", "scheme", objects=[c.id],
+                                players=[pl.id], apply=apply, moves=c.id))
+    return acts
+
+
+# --- the check ----------------------------------------------------------------------
+
+MAX_ITERATIONS = 1000
+
+
+def check_once(ctx: Ctx, report_idle: bool = True) -> bool:
+    """One check: perform every applicable SBA simultaneously. True if any was performed."""
+    st = ctx.s
+    acts: list[Act] = []
+    for number, entry in SBAS.items():
+        acts.extend(entry.func(ctx))        # may stop on a pending choice (legend rule)
+    # "since the last time state-based actions were checked" (704.5b, 704.5h)
+    for p in st.players:
+        p.attempted_draw_from_empty_library = False
+    for p in st.battlefield:
+        p.damaged_by_deathtouch = False
+    performed = False
+    moved: set[str] = set()
+    losses = []
+    for a in acts:
+        if a.loss is not None:
+            losses.append((a.loss, a.rules, a.text))
+            performed = True
+            continue
+        if a.apply is None:                   # informative only (e.g. indestructible)
+            if report_idle:
+                ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
+            continue
+        if a.moves is not None:
+            if a.moves in moved:
+                continue
+            moved.add(a.moves)
+        a.apply(ctx)
+        ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
+        performed = True
+    if losses:
+        ops.lose(ctx, losses)
+    return performed
+
+
+def check_and_perform(ctx: Ctx) -> bool:
+    """704.3: check, perform all simultaneously, repeat until none. True if any performed."""
+    any_performed = False
+    for i in range(MAX_ITERATIONS):
+        if ctx.s.result is not None:
+            break
+        if not check_once(ctx, report_idle=(i == 0)):
+            break
+        any_performed = True
+    return any_performed
