@@ -11,6 +11,7 @@ import bisect
 import datetime as dt
 import hashlib
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -289,6 +290,11 @@ class Corpus:
 
 _cache: dict[tuple, Corpus] = {}
 _lock = threading.Lock()
+# Folders -> (monotonic time of the last look at the files, corpus then current).
+_recent: dict[tuple[Path, Path], tuple[float, Corpus]] = {}
+# How often the files are looked at again: edits show up within this delay, and a
+# busy server does not pay a directory scan on every request.
+RECHECK_SECONDS = 1.0
 
 
 def _fingerprint(paths: list[Path]) -> tuple:
@@ -304,20 +310,31 @@ def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
     return it_files + edition_paths(rules_en)
 
 
-def load_corpus(rules_it: Path | None = None, rules_en: Path | None = None) -> Corpus:
-    """The corpus from the given folders (default: the repository's); cached until a file changes."""
+def load_corpus(
+    rules_it: Path | None = None, rules_en: Path | None = None, max_age: float = RECHECK_SECONDS
+) -> Corpus:
+    """The corpus from the given folders (default: the repository's); cached until a file changes.
+
+    Files are looked at again at most every ``max_age`` seconds (0: now)."""
     rules_it = Path(rules_it or RULES_IT_DIR)
     rules_en = Path(rules_en or RULES_EN_DIR)
+    now = time.monotonic()
+    recent = _recent.get((rules_it, rules_en))
+    if recent is not None and now - recent[0] < max_age:
+        return recent[1]
     files = corpus_files(rules_it, rules_en)
     key = _fingerprint(files)
     with _lock:
         cached = _cache.get(key)
         if cached is not None:
+            _recent[(rules_it, rules_en)] = (now, cached)
             return cached
         editions = [parse_edition(p) for p in edition_paths(rules_en)]
         index_path = rules_it / INDEX_FILE
         nav = parse_index_file(index_path) if index_path.exists() else None
         corpus = Corpus(editions, load_sections(rules_it), nav, files)
-        _cache.clear()
+        if len(_cache) > 4:
+            _cache.clear()
         _cache[key] = corpus
+        _recent[(rules_it, rules_en)] = (now, corpus)
         return corpus
