@@ -131,26 +131,32 @@ class Game:
         self._guard()
         return self._run(f"passo da {self.state.turn.step}", self._step)
 
-    def step_to(self, target: str, max_steps: int = 500) -> list[Event]:
+    def step_to(self, target: str, max_steps: int = 500, defaults: bool = False) -> list[Event]:
         """Step until the turn is at ``target`` (at least one step), a decision is
-        pending or the game ends."""
+        pending (unless ``defaults``: then take each decision's default) or the game ends."""
         if target not in STEP_NAMES:
             raise IllegalAction(f'sottofase sconosciuta "{target}" (ammesse: {", ".join(STEP_NAMES)})')
         out: list[Event] = []
         for _ in range(max_steps):
             out += self.step()
             s = self.state
+            while defaults and s.pending is not None:
+                out += self.decide()
+                s = self.state
             if s.pending is not None or s.result is not None or (s.turn.step == target and not s.stack):
                 return out
         return out
 
-    def next_turn(self) -> list[Event]:
+    def next_turn(self, defaults: bool = False) -> list[Event]:
         """Step until the next turn's untap step has been performed."""
         start = self.state.turn.number
         out: list[Event] = []
         for _ in range(MAX_STEPS_PER_CALL):
             out += self.step()
             s = self.state
+            while defaults and s.pending is not None:
+                out += self.decide()
+                s = self.state
             if s.pending is not None or s.result is not None or s.turn.number > start:
                 return out
         return out

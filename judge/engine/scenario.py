@@ -447,8 +447,11 @@ def parse(data: Any) -> State:
     st.procedure = v.str_list(data, "procedure", "")
     st.answers = v.typed(data, "answers", "", "dict", {})
 
-    if not v.errors:
+    try:
         _check_references(v, st)
+    except Exception:           # a broken structure already reported above
+        if not v.errors:
+            raise
     if v.errors:
         raise ScenarioError(v.errors)
     return st
