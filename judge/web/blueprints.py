@@ -10,4 +10,12 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.pages import bp as pages_bp
 
     app.register_blueprint(pages_bp)
+
+    from judge.web.api import bp as api_bp
+    from judge.web.linker import bp as linker_bp
+    from judge.web.rules import bp as rules_bp
+
+    app.register_blueprint(rules_bp)
+    app.register_blueprint(linker_bp)
+    app.register_blueprint(api_bp)
     app.register_blueprint(health_bp)

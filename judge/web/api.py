@@ -1,0 +1,169 @@
+"""The JSON API: rules in both languages, the citation linker, changes between editions.
+
+Documented in docs/openapi.json, served at /api/openapi.json. Errors are JSON with an
+Italian message: {"error": {"status": 404, "message": "...", ...}}.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
+
+from judge import ROOT
+from judge.corpus import Corpus, Rule, load_corpus
+from judge.web import render
+from judge.web.errors import error_response
+from judge.web.linker import EMPTY_MESSAGE, MAX_LINKER_CHARS, link_report, too_long_message
+from judge.web.rules import (
+    _not_found,
+    changes,
+    parse_interval,
+    parse_section_filter,
+    resolve_or_none,
+    rule_warnings,
+    text_payload,
+)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+OPENAPI_FILE = ROOT / "docs" / "openapi.json"
+
+
+def _cite(corpus: Corpus, n: str) -> dict:
+    exists = n in corpus
+    return {"number": n, "exists": exists, "url": render.rule_url(n, external=True) if exists else None}
+
+
+def edition_payload(e) -> dict:
+    return {"id": e.id, "date": e.date.isoformat()}
+
+
+def rule_payload(corpus: Corpus, rule: Rule) -> dict:
+    def num(r: Rule | None):
+        return r.number if r else None
+
+    return {
+        "number": rule.number,
+        "kind": rule.kind,
+        "title": render.rule_title(rule),
+        "url": render.rule_url(rule.number, external=True),
+        "history_url": url_for("rules.storia", numero=rule.number, _external=True),
+        "it": text_payload(rule.it),
+        "en": text_payload(rule.en),
+        "translation_available": rule.it is not None,
+        "chapter": rule.chapter,
+        "section": rule.section,
+        "parent": rule.parent if rule.parent in corpus else None,
+        "children": list(rule.children),
+        "previous": num(corpus.previous(rule.number)),
+        "next": num(corpus.next(rule.number)),
+        "citations": {
+            "it": [_cite(corpus, n) for n in corpus.citations(rule.number, "it")],
+            "en": [_cite(corpus, n) for n in corpus.citations(rule.number, "en")],
+        },
+        "cited_by": [n for n in corpus.cited_by.get(rule.number, []) if n != rule.number],
+        "warnings": rule_warnings(corpus, rule.number, external=True),
+        "edition_in_force": edition_payload(corpus.in_force),
+    }
+
+
+@bp.get("/regole/<numero>")
+def regola(numero: str):
+    corpus = load_corpus()
+    found = corpus.get(numero)
+    if found is None:
+        found = resolve_or_none(corpus, numero)
+        if found is None:
+            return _not_found(corpus, numero)
+        return redirect(url_for("api.regola", numero=found.number), code=301)
+    return jsonify(rule_payload(corpus, found))
+
+
+@bp.get("/regole/<path:numero>")
+def regola_with_slash(numero: str):
+    return _not_found(load_corpus(), numero)
+
+
+@bp.post("/collega")
+def collega():
+    corpus = load_corpus()
+    if request.is_json:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            return error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
+        text = data.get("text", data.get("testo"))
+        if not isinstance(text, str):
+            return error_response(400, "Campo «text» mancante o non di tipo stringa.")
+    elif (request.mimetype or "").startswith("text/"):
+        text = request.get_data(as_text=True)
+    elif request.form:
+        text = request.form.get("text", request.form.get("testo", ""))
+    else:
+        return error_response(
+            415, "Formato non supportato: invia JSON ({\"text\": \"...\"}) oppure testo semplice (text/plain)."
+        )
+    if len(text) > MAX_LINKER_CHARS:
+        return error_response(413, too_long_message(len(text)), limit=MAX_LINKER_CHARS, length=len(text))
+    if not text.strip():
+        return error_response(400, EMPTY_MESSAGE)
+    report = link_report(text, corpus, external=True)
+    return jsonify({
+        "text": text,
+        "spans": report.spans,
+        "rules": [
+            {
+                "number": r.number,
+                "url": render.rule_url(r.number, external=True),
+                "lang": r.best.lang if r.best else None,
+                "text": r.best.text if r.best else None,
+                "it": r.it.text if r.it else None,
+                "en": r.en.text if r.en else None,
+            }
+            for r in report.rules
+        ],
+        "unknown": report.unknown,
+        "limit": MAX_LINKER_CHARS,
+    })
+
+
+@bp.get("/modifiche/<intervallo>")
+def modifiche(intervallo: str):
+    corpus = load_corpus()
+    pair, err = parse_interval(corpus, intervallo)
+    if err:
+        return err
+    section, err = parse_section_filter(corpus, request.args.get("sezione"))
+    if err:
+        return err
+    old, new = pair
+    found = changes(corpus, old, new, section)
+    return jsonify({
+        "from": edition_payload(old),
+        "to": edition_payload(new),
+        "section": section,
+        "counts": {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")},
+        "url": url_for("rules.modifiche", intervallo=f"{old.id}..{new.id}", sezione=section, _external=True),
+        "changes": [c.to_dict() for c in found],
+    })
+
+
+@bp.get("/edizioni")
+def edizioni():
+    corpus = load_corpus()
+    return jsonify({
+        "in_force": edition_payload(corpus.in_force),
+        "editions": [edition_payload(e) for e in corpus.editions],
+    })
+
+
+@bp.get("/openapi.json")
+def openapi():
+    spec = json.loads(OPENAPI_FILE.read_text(encoding="utf-8"))
+    return Response(json.dumps(spec, ensure_ascii=False, indent=2), mimetype="application/json")
+
+
+@bp.get("")
+@bp.get("/")
+def index():
+    return redirect(url_for("api.openapi"), code=302)

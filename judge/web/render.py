@@ -1,0 +1,110 @@
+"""Text → HTML for rule texts and pasted texts: escaped, with every citation a link.
+
+Citations are found by :func:`judge.citations.find_citations` (the one parser of the
+project); numbers that exist in the corpus become links to their rule page, unknown
+numbers are marked (``<span class="cit-ignota">``) and never linked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import url_for
+from markupsafe import Markup, escape
+
+from judge.citations import Citation, find_citations
+from judge.corpus import Corpus, Rule, italian_date, load_corpus
+
+KIND_LABELS = {
+    "capitolo": "Capitolo",
+    "sezione": "Sezione",
+    "regola": "Regola",
+    "sottoregola": "Regola",
+}
+
+
+def rule_url(number: str, external: bool = False, **kwargs) -> str:
+    return url_for("rules.rule", numero=number, _external=external, **kwargs)
+
+
+def rule_title(rule: Rule) -> str:
+    """"Regola 703.4d", "Sezione 703 · Azioni basate sul turno", "Capitolo 7 · Regole aggiuntive"."""
+    label = f"{KIND_LABELS[rule.kind]} {rule.number}"
+    if rule.is_heading and rule.best:
+        return f"{label} · {rule.best.text}"
+    return label
+
+
+def date_it(value: dt.date | None) -> str:
+    return italian_date(value) if value else "data sconosciuta"
+
+
+def cited_target(c: Citation, corpus: Corpus) -> str | None:
+    """The number a citation links to: its first number that exists (a range "601.2a–d" links to 601.2a)."""
+    for n in c.numbers:
+        if n in corpus:
+            return n
+    return None
+
+
+def link_text(text: str, corpus: Corpus | None = None, *, keep_newlines: bool = True) -> Markup:
+    """``text`` escaped, with every citation linked (or marked, when the number does not exist)."""
+    corpus = corpus or load_corpus()
+    text = text or ""
+    out: list[str] = []
+    pos = 0
+    for c in find_citations(text):
+        out.append(str(escape(text[pos:c.start])))
+        target = cited_target(c, corpus)
+        label = escape(text[c.start:c.end])
+        if target is not None:
+            title = ", ".join(c.numbers) if len(c.numbers) > 1 else f"Regola {target}"
+            out.append(
+                f'<a class="cit" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
+            )
+        else:
+            missing = ", ".join(c.numbers)
+            out.append(
+                f'<span class="cit-ignota" title="{escape("Regola inesistente: " + missing)}">{label}'
+                f'<span class="visually-hidden"> (regola inesistente)</span></span>'
+            )
+        pos = c.end
+    out.append(str(escape(text[pos:])))
+    html = "".join(out)
+    if keep_newlines:
+        html = html.replace("\n", "<br>\n")
+    return Markup(html)
+
+
+def word_diff_html(words: list[tuple[str, str]]) -> Markup:
+    """A word diff as ``<ins>``/``<del>`` markup (escaped)."""
+    parts = []
+    for op, t in words:
+        t = str(escape(t))
+        if op == "+":
+            parts.append(f"<ins>{t}</ins>")
+        elif op == "-":
+            parts.append(f"<del>{t}</del>")
+        else:
+            parts.append(t)
+    return Markup("".join(parts).replace("\n", "<br>\n"))
+
+
+def init_app(app) -> None:
+    app.add_template_filter(lambda t: link_text(t), "citazioni")
+    app.add_template_filter(date_it, "data_it")
+    app.add_template_filter(rule_title, "titolo_regola")
+    app.add_template_filter(word_diff_html, "diff_parole")
+    app.add_template_global(rule_url, "rule_url")
+
+    @app.context_processor
+    def _endpoints():
+        from flask import current_app
+
+        def has_endpoint(name: str) -> bool:
+            return name in current_app.view_functions
+
+        def endpoint_url(name: str, fallback: str, **values) -> str:
+            return url_for(name, **values) if name in current_app.view_functions else fallback
+
+        return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url}

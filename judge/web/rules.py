@@ -1,0 +1,388 @@
+"""The rules: chapter, section and rule pages, forgiving addresses, history, changes
+between editions, glossary, turn reference and the OpenSearch description."""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from werkzeug.routing import BaseConverter
+
+from judge.checks import corpus_findings, warnings_by_rule
+from judge.corpus import Corpus, Rule, load_corpus
+from judge.diff import RuleChange, diff_editions, word_diff
+from judge.web import render
+from judge.web.errors import error_response
+
+bp = Blueprint("rules", __name__)
+
+
+class RuleNumberConverter(BaseConverter):
+    """A path segment that starts with a digit: only such top-level addresses are rule shortcuts."""
+
+    regex = r"[1-9][0-9A-Za-z.]{0,15}"
+
+
+def _setup(state) -> None:
+    state.app.url_map.converters.setdefault("numero", RuleNumberConverter)
+    render.init_app(state.app)
+
+
+bp.record_once(_setup)
+
+MAX_NUMBER_INPUT = 60
+
+
+# -- data shared by pages and the API ---------------------------------------------------
+
+
+def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[dict]:
+    """The corpus checks' warnings about one rule, ready for a page or the API."""
+    by_rule = getattr(corpus, "_web_warnings", None)
+    if by_rule is None:
+        by_rule = corpus._web_warnings = warnings_by_rule(corpus_findings(corpus))
+    out = []
+    for f in by_rule.get(number, []):
+        message = f.message[:1].upper() + f.message[1:]
+        if not message.endswith((".", "!", "?", ")")):
+            message += "."
+        item = {"code": f.code, "level": f.level, "message": message, "related": list(f.related)}
+        if f.code == "citazione-obsoleta":
+            item["english_citations"] = [n for n in f.related if n in corpus]
+        if f.code == "inglese-modificato" and len(f.related) == 2:
+            old, new = f.related
+            rule = corpus.get(number)
+            item["diff_url"] = url_for(
+                "rules.modifiche", intervallo=f"{old}..{new}", sezione=rule.section if rule else None,
+                _external=external,
+            ) + f"#r-{number}"
+            item["history_url"] = url_for("rules.storia", numero=number, _external=external)
+        out.append(item)
+    return out
+
+
+def text_payload(text) -> dict | None:
+    if text is None:
+        return None
+    return {
+        "lang": text.lang,
+        "text": text.text,
+        "examples": list(text.examples),
+        "version": text.version,
+        "date": text.date.isoformat() if text.date else None,
+        "source": text.source,
+    }
+
+
+def translation_banner(corpus: Corpus) -> str:
+    return (
+        "Traduzione italiana non disponibile: testo ufficiale inglese, edizione del "
+        f"{render.date_it(corpus.in_force.date)}"
+    )
+
+
+# -- rule pages -----------------------------------------------------------------------
+
+
+def _not_found(corpus: Corpus, numero: str):
+    shown = (numero or "").strip()[:MAX_NUMBER_INPUT]
+    nearest = corpus.nearest(shown, 7)
+    removed_in = None
+    from judge.numbers import RuleNumber, RuleNumberError
+
+    try:
+        canonical = str(RuleNumber.parse_loose(shown))
+        valid = True
+    except RuleNumberError:
+        canonical, valid = None, False
+    if canonical:
+        for e in reversed(corpus.editions[:-1]):
+            if e.rule(canonical):
+                removed_in = e
+                break
+    if valid:
+        message = f"La regola «{shown}» non esiste nell'edizione in vigore del Regolamento."
+    else:
+        message = f"«{shown}» non è un numero di regola valido (esempi: 7, 703, 703.4, 703.4d)."
+    if request.path.startswith("/api/"):
+        return error_response(404, message, nearest=[r.number for r in nearest])
+    return (
+        render_template(
+            "regola_non_trovata.html",
+            status=404,
+            message=message,
+            nearest=nearest,
+            removed_in=removed_in,
+            canonical=canonical,
+            corpus=corpus,
+        ),
+        404,
+    )
+
+
+def resolve_or_none(corpus: Corpus, numero: str) -> Rule | None:
+    numero = (numero or "").strip()
+    if len(numero) > MAX_NUMBER_INPUT:
+        return None
+    return corpus.get(numero) or corpus.resolve(numero)
+
+
+@bp.get("/regole")
+@bp.get("/regole/")
+def index():
+    return redirect(url_for("pages.home"), code=302)
+
+
+@bp.get("/regole/<numero>")
+def rule(numero: str):
+    corpus = load_corpus()
+    found = corpus.get(numero)
+    if found is None:
+        found = resolve_or_none(corpus, numero)
+        if found is None:
+            return _not_found(corpus, numero)
+        return redirect(url_for("rules.rule", numero=found.number), code=301)
+    return _render_rule(corpus, found)
+
+
+@bp.get("/regole/<path:numero>")
+def rule_with_slash(numero: str):
+    """Anything else under /regole/ (a pasted text with slashes): the Italian 404 with the nearest rules."""
+    return _not_found(load_corpus(), numero)
+
+
+@bp.get("/r/<numero>")
+@bp.get("/cr/<numero>")
+@bp.get("/<numero:numero>")
+def shortcut(numero: str):
+    corpus = load_corpus()
+    found = resolve_or_none(corpus, numero)
+    if found is None:
+        return _not_found(corpus, numero)
+    return redirect(url_for("rules.rule", numero=found.number), code=301)
+
+
+def _breadcrumbs(corpus: Corpus, rule: Rule) -> list[Rule]:
+    chain = []
+    parent = corpus.parent(rule.number)
+    while parent is not None:
+        chain.append(parent)
+        parent = corpus.parent(parent.number)
+    return list(reversed(chain))
+
+
+def _render_rule(corpus: Corpus, rule: Rule):
+    section = corpus.section_of(rule.number)
+    italian_section = corpus.italian_sections.get(rule.section) if rule.section else None
+    if rule.kind == "capitolo":
+        sections = corpus.sections(rule.number)
+        return render_template(
+            "capitolo.html",
+            corpus=corpus,
+            rule=rule,
+            sections=sections,
+            previous=corpus.previous(rule.number),
+            next=corpus.next(rule.number),
+        )
+    descendants = corpus.descendants(rule.number)
+    cited_by = [corpus.get(n) for n in corpus.cited_by.get(rule.number, []) if n != rule.number and n in corpus]
+    return render_template(
+        "regola.html",
+        corpus=corpus,
+        rule=rule,
+        crumbs=_breadcrumbs(corpus, rule),
+        section=section,
+        italian_section=italian_section,
+        descendants=descendants,
+        children=corpus.children(rule.number),
+        previous=corpus.previous(rule.number),
+        next=corpus.next(rule.number),
+        cited_by=cited_by,
+        warnings=rule_warnings(corpus, rule.number),
+        child_warnings={d.number: rule_warnings(corpus, d.number) for d in descendants},
+        banner=translation_banner(corpus),
+        permalink=render.rule_url(rule.number, external=True),
+    )
+
+
+# -- history and changes between editions ---------------------------------------------
+
+
+@bp.get("/regole/<numero>/storia")
+def storia(numero: str):
+    corpus = load_corpus()
+    found = corpus.get(numero)
+    if found is None:
+        found = resolve_or_none(corpus, numero)
+        if found is None:
+            return _not_found(corpus, numero)
+        return redirect(url_for("rules.storia", numero=found.number), code=301)
+    versions = []
+    previous_text = None
+    for e in corpus.editions:
+        r = e.rule(found.number)
+        text = "\n".join([r.text, *r.examples]) if r else None
+        if found.is_heading:
+            n = int(found.number)
+            text = (e.sections if found.kind == "sezione" else e.chapters).get(n)
+        words = word_diff(previous_text, text) if previous_text is not None and text is not None and text != previous_text else None
+        versions.append({
+            "edition": e,
+            "text": text,
+            "changed": previous_text is not None and text != previous_text,
+            "words": words,
+        })
+        previous_text = text
+    return render_template("storia.html", corpus=corpus, rule=found, versions=versions)
+
+
+def parse_interval(corpus: Corpus, intervallo: str):
+    """("20251114", "20260619") editions from "20251114..20260619", or an error response."""
+    m = re.fullmatch(r"(\d{8})\.\.(\d{8})", intervallo or "")
+    available = [e.id for e in corpus.editions]
+    if not m:
+        return None, error_response(
+            400,
+            "Intervallo non valido: usa <vecchia>..<nuova> con le date delle edizioni (AAAAMMGG), "
+            f"per esempio {available[0]}..{available[-1]}.",
+            editions=available,
+        )
+    old, new = corpus.edition(m[1]), corpus.edition(m[2])
+    missing = [x for x, e in ((m[1], old), (m[2], new)) if e is None]
+    if missing:
+        return None, error_response(
+            404, f"Edizione sconosciuta: {', '.join(missing)}. Edizioni disponibili: {', '.join(available)}.",
+            editions=available,
+        )
+    if old.id == new.id:
+        return None, error_response(400, "Le due edizioni sono la stessa: scegline due diverse.", editions=available)
+    return (old, new), None
+
+
+def parse_section_filter(corpus: Corpus, value: str | None):
+    """A chapter ("7") or section ("704") filter, None for all, or an error response."""
+    v = (value or "").strip()
+    if not v:
+        return None, None
+    if re.fullmatch(r"[1-9]|[1-9]\d{2}", v):
+        known = {str(c) for e in corpus.editions for c in e.chapters} | {str(s) for e in corpus.editions for s in e.sections}
+        if v in known:
+            return v, None
+    shown = v[:MAX_NUMBER_INPUT]
+    return None, error_response(
+        400, f"Filtro «{shown}» non valido: indica un capitolo (es. 7) o una sezione (es. 704) del Regolamento."
+    )
+
+
+@lru_cache(maxsize=64)
+def _cached_diff(content_hash: str, old_id: str, new_id: str, section: str | None) -> tuple[RuleChange, ...]:
+    corpus = load_corpus()
+    return tuple(diff_editions(corpus.edition(old_id), corpus.edition(new_id), section))
+
+
+def changes(corpus: Corpus, old, new, section: str | None) -> list[RuleChange]:
+    return list(_cached_diff(corpus.content_hash, old.id, new.id, section))
+
+
+@bp.get("/modifiche/")
+@bp.get("/modifiche")
+def modifiche_index():
+    corpus = load_corpus()
+    if len(corpus.editions) >= 2:
+        a, b = corpus.editions[-2], corpus.editions[-1]
+        return redirect(url_for("rules.modifiche", intervallo=f"{a.id}..{b.id}"), code=302)
+    return render_template("modifiche.html", corpus=corpus, changes=None, old=None, new=None, section=None, counts={})
+
+
+@bp.get("/modifiche/<intervallo>")
+def modifiche(intervallo: str):
+    corpus = load_corpus()
+    pair, err = parse_interval(corpus, intervallo)
+    if err:
+        return err
+    section, err = parse_section_filter(corpus, request.args.get("sezione"))
+    if err:
+        return err
+    old, new = pair
+    found = changes(corpus, old, new, section)
+    counts = {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")}
+    sections = sorted({c.number.split(".")[0] for c in changes(corpus, old, new, None)}, key=int)
+    return render_template(
+        "modifiche.html", corpus=corpus, changes=found, old=old, new=new, section=section, counts=counts,
+        sections=sections,
+    )
+
+
+# -- glossary, turn reference, OpenSearch ---------------------------------------------------
+
+
+GLOSSARY_TSV = Path(__file__).resolve().parent.parent / "search" / "glossario.tsv"
+
+
+@lru_cache(maxsize=4)
+def _read_bilingual(path: str, mtime: float) -> dict[str, str]:
+    out: dict[str, list[str]] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) < 2:
+            continue
+        it, en = fields[0].strip(), fields[1].strip()
+        if (it.lower(), en.lower()) == ("italiano", "inglese"):  # header row
+            continue
+        if it and en and it.lower() not in [x.lower() for x in out.get(en.lower(), [])]:
+            out.setdefault(en.lower(), []).append(it)
+    return {en: ", ".join(its) for en, its in out.items()}
+
+
+def italian_terms() -> dict[str, str]:
+    """English term (lower case) → Italian term(s), from the search area's bilingual glossary
+    (judge/search/glossario.tsv: Italian TAB English TAB note); empty when it is absent."""
+    try:
+        return _read_bilingual(str(GLOSSARY_TSV), GLOSSARY_TSV.stat().st_mtime)
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
+def _anchor(term: str) -> str:
+    return "t-" + re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
+@bp.get("/glossario")
+def glossario():
+    corpus = load_corpus()
+    it_terms = italian_terms()
+    entries = []
+    for term, definition in sorted(corpus.in_force.glossary.items(), key=lambda kv: kv[0].lower()):
+        first = term[:1].upper()
+        letter = first if first in string.ascii_uppercase else "#"
+        entries.append({
+            "term": term, "definition": definition, "anchor": _anchor(term), "letter": letter,
+            "it": it_terms.get(term.lower()),
+        })
+    letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
+    return render_template(
+        "glossario.html", corpus=corpus, entries=entries, letters=letters, has_italian=bool(it_terms)
+    )
+
+
+@bp.get("/turno")
+def turno():
+    from judge.web import turn
+
+    corpus = load_corpus()
+    return render_template(
+        "turno.html", corpus=corpus, phases=turn.PHASES, always=turn.ALWAYS, mana_burn=turn.MANA_BURN
+    )
+
+
+@bp.get("/opensearch.xml")
+def opensearch():
+    base = request.url_root.rstrip("/")
+    search_path = url_for("search.cerca") if "search.cerca" in current_app.view_functions else "/cerca"
+    xml = render_template("opensearch.xml", base=base, search_path=search_path)
+    return Response(xml, mimetype="application/opensearchdescription+xml")
