@@ -1,0 +1,87 @@
+"""Text analysis for the search index: Italian and English analyzers, shared by index and queries.
+
+Both analyzers fold accents *before* stemming, so "priorità", "priorita" and
+"Priorità" give the same term, and stop words are removed in both spellings
+("perché"/"perche", "più"/"piu"). Word splitting keeps hyphenated words apart
+("state-based" -> "state", "based") and splits Italian elisions ("un'azione" ->
+"un", "azione"; the apostrophe is not a word character).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.lang import stopwords_for_language
+from whoosh.support.charset import accent_map
+
+# Words: letters/digits, keeping "704.5a" and "+1/+1"-like runs out of scope (digits split at dots
+# are fine: rule numbers are looked up through their own field).
+WORD_PATTERN = r"\w+"
+
+
+def fold(text: str) -> str:
+    """Lowercase and strip accents: 'Priorità' -> 'priorita'."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _stops(lang: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    words = set(stopwords_for_language(lang)) | set(extra)
+    return frozenset(words | {fold(w) for w in words})
+
+
+# A few very frequent words of rule text and questions that carry no meaning for search.
+IT_STOPS = _stops("it", ("cosa", "succede", "quando", "posso", "puo", "può", "devo", "viene", "essere", "d", "l", "c", "un", "dell", "nell", "sull", "all", "dall", "po")) - {"faccia"}
+EN_STOPS = _stops("en", ("s", "t", "can", "does", "do", "what", "when", "how", "happens", "if", "would"))
+# Both analyzers drop both lists: queries mix languages, and an Italian "di" or "che" must not
+# become a term in English fields (nor "the" in Italian ones).
+# Negations stay: "a library with no cards" is not "a library for a card".
+NEGATIONS = frozenset({"no", "not", "non", "nor"})
+ALL_STOPS = (IT_STOPS | EN_STOPS) - NEGATIONS
+
+
+def italian_analyzer():
+    return (
+        RegexTokenizer(WORD_PATTERN)
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(stoplist=ALL_STOPS, minsize=1)
+        | StemFilter(lang="it", cachesize=100000)
+    )
+
+
+def english_analyzer():
+    return (
+        RegexTokenizer(WORD_PATTERN)
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(stoplist=ALL_STOPS, minsize=1)
+        | StemFilter(lang="en", cachesize=100000)
+    )
+
+
+IT = italian_analyzer()
+EN = english_analyzer()
+ANALYZERS = {"it": IT, "en": EN}
+
+_WORD_RE = re.compile(WORD_PATTERN)
+
+
+def words(text: str) -> list[str]:
+    """Surface words, folded (no stemming, no stop-word removal)."""
+    return _WORD_RE.findall(fold(text))
+
+
+@lru_cache(maxsize=200000)
+def stem(word: str, lang: str) -> str | None:
+    """The indexed term for one folded word in a language, or None if it is a stop word there."""
+    toks = [t.text for t in ANALYZERS[lang](word)]
+    return toks[0] if toks else None
+
+
+def terms(text: str, lang: str) -> list[str]:
+    """The indexed terms of a text (what a phrase query must match, in order)."""
+    return [t.text for t in ANALYZERS[lang](text)]

@@ -1,0 +1,184 @@
+"""The bilingual glossary (Italian <-> English game terms and judges' jargon) used to expand queries.
+
+``glossario.tsv`` is curated by hand: one pair per line, TAB-separated
+``italiano``, ``inglese``, ``nota``. Rows that share a term (in either column)
+form one *concept*: "azioni generate dallo stato" <-> "state-based actions" and
+"azioni generate dallo stato" <-> "SBA" make {azioni generate dallo stato,
+state-based actions, SBA} one concept, so any of them finds the others' texts.
+
+``load_glossary()`` returns the rows for display (the website's glossary page);
+``Glossary`` is the matcher the query builder uses.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.search.analysis import stem, terms, words
+
+GLOSSARY_FILE = Path(__file__).with_name("glossario.tsv")
+MAX_TERM_WORDS = 8
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    italian: str
+    english: str
+    note: str = ""
+
+
+def _parse(text: str) -> list[GlossaryEntry]:
+    out: list[GlossaryEntry] = []
+    header_seen = False
+    for raw in text.splitlines():
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")]
+        if not header_seen:
+            header_seen = True
+            if cols[:2] == ["italiano", "inglese"]:
+                continue
+        if len(cols) < 2 or not cols[0] or not cols[1]:
+            continue
+        out.append(GlossaryEntry(cols[0], cols[1], cols[2] if len(cols) > 2 else ""))
+    return out
+
+
+def load_glossary(path: Path | None = None) -> list[GlossaryEntry]:
+    """The glossary rows (italian, english, note), in file order."""
+    return _parse(Path(path or GLOSSARY_FILE).read_text(encoding="utf-8"))
+
+
+@dataclass
+class Concept:
+    """Terms that mean the same thing, in both languages."""
+
+    id: int
+    italian: list[str]
+    english: list[str]
+
+    @property
+    def all_terms(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for t in self.italian + self.english:
+            seen.setdefault(t, None)
+        return list(seen)
+
+
+def _key(term: str) -> str:
+    return " ".join(words(term))
+
+
+class Glossary:
+    """Concepts and a matcher from analysed word sequences to concepts."""
+
+    def __init__(self, entries: list[GlossaryEntry]):
+        self.entries = entries
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            while parent.setdefault(x, x) != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        # A term spelled the same in either column ("mulligan", "Commander") is one node.
+        for e in entries:
+            a, b = find(_key(e.italian)), find(_key(e.english))
+            if a != b:
+                parent[b] = a
+        groups: dict[str, Concept] = {}
+        for e in entries:
+            root = find(_key(e.italian))
+            concept = groups.get(root)
+            if concept is None:
+                concept = groups[root] = Concept(len(groups), [], [])
+            if e.italian not in concept.italian:
+                concept.italian.append(e.italian)
+            if e.english not in concept.english:
+                concept.english.append(e.english)
+        self.concepts: list[Concept] = list(groups.values())
+        # (lang, stems) -> concept ids. Italian terms are keyed by Italian stems, English terms by
+        # English stems; a query is matched in both languages.
+        self._index: dict[tuple[str, tuple[str, ...]], set[int]] = {}
+        self.max_len = 1
+        for concept in self.concepts:
+            for lang, items in (("it", concept.italian), ("en", concept.english)):
+                for term in items:
+                    key = tuple(terms(term, lang))
+                    if not key or len(key) > MAX_TERM_WORDS:
+                        continue
+                    self._index.setdefault((lang, key), set()).add(concept.id)
+                    self.max_len = max(self.max_len, len(key))
+        # Exact spellings (folded words, stop words included) -> concept ids: an exact match wins
+        # over a stem match ("phasing" is its own concept, though it stems like "phase").
+        self._surface: dict[tuple[str, ...], set[int]] = {}
+        for concept in self.concepts:
+            for term in concept.all_terms:
+                key = tuple(words(term))
+                if key:
+                    self._surface.setdefault(key, set()).add(concept.id)
+        self.words: set[str] = {w for e in entries for w in words(e.italian) + words(e.english)}
+
+    def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
+        return self._index.get((lang, stems), set())
+
+    def match(self, folded_words: list[str]) -> list[tuple[int, int, set[int]]]:
+        """Longest glossary matches in a word sequence: (start, end, concept ids), non-overlapping,
+        left to right. Stop words inside a term are skipped, as the analyzers do."""
+        n = len(folded_words)
+        stems = {lang: [stem(w, lang) for w in folded_words] for lang in ("it", "en")}
+        found: list[tuple[int, int, set[int]]] = []
+        i = 0
+        while i < n:
+            best: tuple[int, set[int]] | None = None  # (end, ids)
+            for lang in ("it", "en"):
+                seq = stems[lang]
+                if seq[i] is None:
+                    continue
+                key: list[str] = []
+                j = i
+                while j < n and len(key) < self.max_len:
+                    if seq[j] is not None:
+                        key.append(seq[j])
+                        ids = self.lookup(lang, tuple(key))
+                        if ids and (best is None or j + 1 > best[0]):
+                            best = (j + 1, set(ids))
+                        elif ids and best is not None and j + 1 == best[0]:
+                            best[1].update(ids)
+                    j += 1
+            exact = None
+            for j in range(min(n, i + self.max_len * 2), i, -1):
+                ids = self._surface.get(tuple(folded_words[i:j]))
+                if ids:
+                    exact = (j, set(ids))
+                    break
+            if exact and (best is None or exact[0] >= best[0]):
+                best = exact
+            if best:
+                found.append((i, best[0], best[1]))
+                i = best[0]
+            else:
+                i += 1
+        return found
+
+
+_cache: dict[tuple, Glossary] = {}
+_lock = threading.Lock()
+
+
+def get_glossary(path: Path | None = None) -> Glossary:
+    """The glossary matcher, cached until the file changes."""
+    p = Path(path or GLOSSARY_FILE)
+    st = p.stat()
+    key = (str(p), st.st_mtime_ns, st.st_size)
+    with _lock:
+        g = _cache.get(key)
+        if g is None:
+            g = Glossary(load_glossary(p))
+            _cache.clear()
+            _cache[key] = g
+        return g

@@ -1,0 +1,261 @@
+"""The Whoosh index on disk: one document per rule per language, built on first use, swapped atomically.
+
+Layout under the instance folder::
+
+    <instance>/index/<content_hash>-v<SCHEMA_VERSION>/   the index in use (Whoosh files + vocabulary.json)
+    <instance>/index/.build-*/                           a build in progress (renamed when complete)
+    <instance>/index/.lock                               held while building (fcntl), across processes
+
+A new corpus (different content hash) or a new schema gives a new folder name: the
+first process that needs it builds it in a temporary folder and renames it into
+place, so readers only ever open complete indexes. Concurrent builders serialise
+on the lock; whoever comes second finds the folder ready and builds nothing.
+Older folders are removed, keeping the previous one for readers still using it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh.fields import ID, STORED, TEXT, Schema
+
+from judge.citations import cited_numbers
+from judge.corpus import Corpus, load_corpus
+from judge.search.analysis import EN, IT, words
+
+SCHEMA_VERSION = 5
+INDEX_DIRNAME = "index"
+LOCK_TIMEOUT = 300.0
+
+try:  # pragma: no cover - always available on Linux
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+
+def make_schema() -> Schema:
+    return Schema(
+        id=ID(unique=True, stored=True),
+        number=ID(stored=True),
+        kind=ID(stored=True),
+        section=ID(stored=True),
+        chapter=ID(stored=True),
+        lang=ID(stored=True),
+        version=STORED(),
+        text=STORED(),  # the rule text as shown (snippets are cut from it)
+        order=STORED(),  # position in the rule order, for stable ties
+        # The rule's own text, in its language's analyzer.
+        body_it=TEXT(analyzer=IT, phrase=True),
+        body_en=TEXT(analyzer=EN, phrase=True),
+        # Context: section title and parent rule ("Trample" for 702.19b), in both languages.
+        ctx_it=TEXT(analyzer=IT, phrase=True),
+        ctx_en=TEXT(analyzer=EN, phrase=True),
+        # Terms of the Comprehensive Rules glossary whose definition points to this rule.
+        terms_en=TEXT(analyzer=EN, phrase=True),
+        # Examples, weak evidence.
+        examples_it=TEXT(analyzer=IT, phrase=False),
+        examples_en=TEXT(analyzer=EN, phrase=False),
+    )
+
+
+def _glossary_terms(corpus: Corpus) -> dict[str, list[str]]:
+    """Rule number -> CR glossary terms whose definitions cite it ("Trample" -> 702.19)."""
+    out: dict[str, list[str]] = {}
+    for term, definition in corpus.in_force.glossary.items():
+        for n in cited_numbers(definition)[:4]:
+            if n in corpus:
+                out.setdefault(n, []).append(term)
+    return out
+
+
+def _context(corpus: Corpus, number: str, lang: str) -> str:
+    rule = corpus.get(number)
+    if rule is None:
+        return ""
+    parts: list[str] = []
+    if rule.is_heading:
+        # A heading is the context of itself: its title counts as much as for the rules under it.
+        t = getattr(rule, lang)
+        if t:
+            parts.append(t.text)
+    section = corpus.section_of(number)
+    if section is not None and section.number != number:
+        t = getattr(section, lang)
+        if t:
+            parts.append(t.text)
+    if rule.kind == "sezione":
+        chapter = corpus.chapter_of(number)
+        t = getattr(chapter, lang) if chapter else None
+        if t:
+            parts.append(t.text)
+    parent = corpus.parent(number)
+    if parent is not None and parent.kind in ("regola", "sottoregola") and parent.number != number:
+        t = getattr(parent, lang)
+        if t:
+            parts.append(t.text)
+    return "\n".join(parts)
+
+
+def documents(corpus: Corpus):
+    """Every index document, as field dicts."""
+    gloss = _glossary_terms(corpus)
+    for order, number in enumerate(corpus.numbers):
+        rule = corpus.rules[number]
+        ctx = {"it": _context(corpus, number, "it"), "en": _context(corpus, number, "en")}
+        for lang in ("it", "en"):
+            t = getattr(rule, lang)
+            if t is None or not t.text.strip():
+                continue
+            doc = {
+                "id": f"{lang}:{number}",
+                "number": number,
+                "kind": rule.kind,
+                "section": rule.section or "",
+                "chapter": rule.chapter,
+                "lang": lang,
+                "version": t.version,
+                "text": t.text,
+                "order": order,
+                f"body_{lang}": t.text,
+                "ctx_it": ctx["it"],
+                "ctx_en": ctx["en"],
+                f"examples_{lang}": "\n".join(t.examples),
+            }
+            if number in gloss:
+                doc["terms_en"] = "\n".join(gloss[number])
+            yield doc
+
+
+def vocabulary(corpus: Corpus) -> dict[str, int]:
+    """Folded surface words of every text, with counts: what typo correction corrects towards."""
+    counts: Counter[str] = Counter()
+    for number in corpus.numbers:
+        rule = corpus.rules[number]
+        for t in (rule.it, rule.en):
+            if t is not None:
+                counts.update(w for w in words(t.text) if not w.isdigit())
+    for term in corpus.in_force.glossary:
+        counts.update(words(term))
+    return dict(counts)
+
+
+# -- locations ---------------------------------------------------------------------------------------
+
+def index_root(instance: str | os.PathLike) -> Path:
+    return Path(instance) / INDEX_DIRNAME
+
+
+def index_name(corpus: Corpus) -> str:
+    return f"{corpus.content_hash}-v{SCHEMA_VERSION}"
+
+
+def index_path(instance: str | os.PathLike, corpus: Corpus | None = None) -> Path:
+    corpus = corpus or load_corpus()
+    return index_root(instance) / index_name(corpus)
+
+
+def is_ready(path: Path) -> bool:
+    return (path / "vocabulary.json").is_file() and windex.exists_in(str(path))
+
+
+# -- building ------------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def _build_lock(root: Path, timeout: float = LOCK_TIMEOUT):
+    root.mkdir(parents=True, exist_ok=True)
+    lock_path = root / ".lock"
+    with open(lock_path, "a+") as fh:
+        if fcntl is not None:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError("indice di ricerca: un'altra costruzione non termina")
+                    time.sleep(0.05)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def write_index(corpus: Corpus, target: Path) -> None:
+    """Write a complete index (Whoosh files and vocabulary) into the empty folder ``target``."""
+    ix = windex.create_in(str(target), make_schema())
+    writer = ix.writer(limitmb=256, procs=1)
+    for doc in documents(corpus):
+        writer.add_document(**doc)
+    writer.commit(optimize=True)
+    ix.close()
+    meta = {
+        "content_hash": corpus.content_hash,
+        "schema": SCHEMA_VERSION,
+        "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "words": vocabulary(corpus),
+    }
+    (target / "vocabulary.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+def _cleanup(root: Path, keep: Path) -> None:
+    """Remove stale builds and old indexes, keeping ``keep`` and the most recent other one."""
+    now = time.time()
+    others = []
+    for p in root.iterdir():
+        if p == keep or not p.is_dir():
+            continue
+        if p.name.startswith(".build-"):
+            # A build older than the lock timeout was abandoned by a dead process.
+            if now - p.stat().st_mtime > LOCK_TIMEOUT:
+                shutil.rmtree(p, ignore_errors=True)
+            continue
+        others.append(p)
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in others[1:]:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def ensure_index(instance: str | os.PathLike, corpus: Corpus | None = None) -> Path:
+    """The folder of an index for the current corpus, building it first if needed."""
+    corpus = corpus or load_corpus()
+    root = index_root(instance)
+    final = root / index_name(corpus)
+    if is_ready(final):
+        return final
+    with _process_lock, _build_lock(root):
+        if is_ready(final):  # another thread or process built it while we waited
+            return final
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+        try:
+            write_index(corpus, tmp)
+            if final.exists():  # a broken leftover: move it aside, then swap
+                shutil.rmtree(final, ignore_errors=True)
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        _cleanup(root, final)
+    return final
+
+
+_process_lock = threading.Lock()
+
+
+def build_time(instance: str | os.PathLike, corpus: Corpus | None = None) -> float:
+    """Seconds to build a whole index from scratch into a throwaway folder (for the benchmark)."""
+    corpus = corpus or load_corpus()
+    with tempfile.TemporaryDirectory(dir=instance) as d:
+        t0 = time.perf_counter()
+        write_index(corpus, Path(d))
+        return time.perf_counter() - t0

@@ -1,0 +1,700 @@
+"""From what a user typed to ranked rules.
+
+Pipeline:
+
+1. Clean: control characters removed, length capped (``MAX_QUERY_CHARS`` / ``MAX_WORDS``).
+2. A query that is only a rule reference ("704.5a", "cr 704.5a", "regola 121.4") names a rule:
+   the result is that rule (the page redirects to it).
+3. Parse our small syntax, which never fails: ``"phrases"``, ``AND``/``OR``/``NOT`` (upper case,
+   as the user writes them), ``-word`` (exclude) and ``+word`` (require). Anything else is
+   plain words; unbalanced quotes close at the end; field syntax (``text:(``) is just words.
+4. Typo tolerance: a word found nowhere in the corpus (nor as a stem, nor in the glossary) is
+   completed if it is a prefix of known words, else corrected to the nearest known words.
+5. Glossary expansion: the longest glossary terms in the query become *concepts* searched
+   with every Italian and English term of the concept (phrases in order); other words are
+   searched in both languages.
+6. Score with BM25F over the rule text, its context (section title, parent rule), the CR
+   glossary terms pointing to it, and its examples; then rerank by how many of the query's
+   units a document matches (all words beat some words), prefer Italian documents, and
+   collapse to one result per rule (Italian text where it matched).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh.query import And, AndNot, Every, NullQuery, Or, Phrase, Query, Term
+
+from judge.citations import as_rule_query, find_citations
+from judge.corpus import Corpus, load_corpus
+from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
+from judge.search.glossary import Glossary, get_glossary
+from judge.search.index import ensure_index, index_name, index_root, is_ready
+from judge.search.spelling import Speller
+
+MAX_QUERY_CHARS = 300
+MAX_WORDS = 24
+MAX_LIMIT = 100
+CANDIDATES = 400
+CACHE_SIZE = 2048
+
+LANGS = ("it", "en", "tutte")
+
+# Weights (general, not tuned to single questions): where a term matches, and how much.
+W_BODY = 1.0
+W_CTX = 0.35
+W_TERMS = 0.8
+W_EXAMPLES = 0.15
+W_NUMBER = 8.0
+W_LOOSE = 0.4  # a multi-word term whose words occur apart
+W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
+ITALIAN_BOOST = 1.3  # Italian documents rank first where they exist
+SNIPPET_CHARS = 240
+
+
+# -- results -------------------------------------------------------------------------------------------
+
+@dataclass
+class Hit:
+    number: str
+    lang: str
+    kind: str
+    section: str
+    section_title: str
+    text: str
+    snippet: str
+    snippet_html: str
+    version: str
+    score: float
+
+    @property
+    def url(self) -> str:
+        return f"/regole/{self.number}"
+
+    def as_json(self) -> dict:
+        return {
+            "number": self.number,
+            "lang": self.lang,
+            "section": self.section,
+            "section_title": self.section_title,
+            "snippet": self.snippet,
+            "snippet_html": self.snippet_html,
+            "version": self.version,
+            "url": self.url,
+            "score": round(self.score, 4),
+        }
+
+
+@dataclass
+class SearchResult:
+    query: str  # what was searched (cleaned)
+    lang: str = "tutte"
+    rule: str | None = None  # the rule named by the query, when it is only a reference
+    hits: list[Hit] = field(default_factory=list)  # this page
+    total: int = 0  # rules matched
+    page: int = 1
+    per_page: int = 10
+    suggestion: str | None = None  # "did you mean"
+    corrections: dict[str, list[str]] = field(default_factory=dict)
+    nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
+    notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
+
+    @property
+    def pages(self) -> int:
+        return max(1, math.ceil(self.total / self.per_page)) if self.per_page else 1
+
+    def as_json(self) -> dict:
+        return {
+            "query": self.query,
+            "total": self.total,
+            "results": [h.as_json() for h in self.hits],
+            "lingua": self.lang,
+            "pagina": self.page,
+            "pagine": self.pages,
+            "regola": self.rule,
+            "forse_cercavi": self.suggestion,
+            "correzioni": self.corrections,
+            "vicine": self.nearest,
+            "note": self.notes,
+        }
+
+
+# -- parsing --------------------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_TOKEN = re.compile(r'"[^"]*"?|[+\-]?[^\s"]+')
+_OPERATORS = {"AND": "AND", "OR": "OR", "NOT": "NOT", "&&": "AND", "||": "OR"}
+
+
+def clean(query: str | None) -> tuple[str, list[str]]:
+    notes: list[str] = []
+    q = _CONTROL.sub(" ", query or "")
+    q = re.sub(r"\s+", " ", q).strip()
+    if len(q) > MAX_QUERY_CHARS:
+        q = q[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or q[:MAX_QUERY_CHARS]
+        notes.append(f"Ricerca troppo lunga: considerati i primi {MAX_QUERY_CHARS} caratteri.")
+    return q, notes
+
+
+@dataclass
+class Item:
+    words: list[str]  # folded words
+    phrase: bool = False
+    mode: str = "should"  # should / must / not
+
+
+def parse(q: str) -> list[list[Item]]:
+    """Clauses (joined by OR) of items. Never raises."""
+    clauses: list[list[Item]] = [[]]
+    pending_not = False
+    pending_and = False
+    for m in _TOKEN.finditer(q):
+        tok = m.group(0)
+        op = _OPERATORS.get(tok)
+        if op == "OR":
+            if clauses[-1]:
+                clauses.append([])
+            pending_not = pending_and = False
+            continue
+        if op == "AND":
+            if clauses[-1] and clauses[-1][-1].mode == "should":
+                clauses[-1][-1].mode = "must"
+            pending_and = bool(clauses[-1])
+            continue
+        if op == "NOT":
+            pending_not = True
+            continue
+        mode = "should"
+        if tok.startswith('"'):
+            ws = words(tok.strip('"'))
+            item = Item(ws, phrase=len(ws) > 1)
+        else:
+            if tok[0] in "+-" and len(tok) > 1:
+                mode = "must" if tok[0] == "+" else "not"
+                tok = tok[1:]
+            ws = words(tok)
+            item = Item(ws)
+        if not item.words:
+            continue
+        if pending_not:
+            mode = "not"
+        elif pending_and and mode == "should":
+            mode = "must"
+        item.mode = mode
+        pending_not = pending_and = False
+        clauses[-1].append(item)
+    return [c for c in clauses if c]
+
+
+# -- the engine -----------------------------------------------------------------------------------------
+
+@dataclass
+class Unit:
+    """One thing the user asked for (a word, a phrase or a glossary concept) and its query."""
+
+    label: str
+    query: Query
+    weight: float = 1.0
+    stems: dict[str, set[str]] = field(default_factory=lambda: {"it": set(), "en": set()})
+
+
+def _field_query(lang: str, seq: list[str], boost: float) -> Query | None:
+    if not seq:
+        return None
+    if len(seq) == 1:
+        t = seq[0]
+        subs: list[Query] = [
+            Term(f"body_{lang}", t, boost=boost * W_BODY),
+            Term(f"ctx_{lang}", t, boost=boost * W_CTX),
+            Term(f"examples_{lang}", t, boost=boost * W_EXAMPLES),
+        ]
+        if lang == "en":
+            subs.append(Term("terms_en", t, boost=boost * W_TERMS))
+        return Or(subs)
+    subs = [
+        Phrase(f"body_{lang}", seq, slop=1, boost=boost * W_BODY),
+        Phrase(f"ctx_{lang}", seq, slop=1, boost=boost * W_CTX),
+        # The words of a term apart ("combat damage by the same commander" for "commander damage").
+        And([Term(f"body_{lang}", t) for t in dict.fromkeys(seq)], boost=boost * W_LOOSE),
+    ]
+    if lang == "en":
+        subs.append(Phrase("terms_en", seq, slop=1, boost=boost * W_TERMS))
+    return Or(subs)
+
+
+class Engine:
+    """An open index with its vocabulary; answers searches. Thread-safe."""
+
+    def __init__(self, path: Path, corpus: Corpus):
+        self.path = path
+        self.corpus = corpus
+        self.ix = windex.open_dir(str(path))
+        self.glossary: Glossary = get_glossary()
+        meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
+        vocab: dict[str, int] = dict(meta["words"])
+        for w in self.glossary.words:
+            vocab[w] = vocab.get(w, 0) + 5
+        self.speller = Speller(vocab, preferred=self.glossary.words)
+        self._local = threading.local()
+        with self.ix.searcher() as s:
+            reader = s.reader()
+            self.known_stems = {
+                "it": {t for f in ("body_it", "ctx_it") for t in reader.field_terms(f)},
+                "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
+            }
+        self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # -- searchers: one per thread -------------------------------------------------------------------
+    def searcher(self):
+        s = getattr(self._local, "searcher", None)
+        if s is None:
+            s = self._local.searcher = self.ix.searcher()
+        return s
+
+    # -- words ---------------------------------------------------------------------------------------
+    def known(self, w: str) -> bool:
+        if w.isdigit() or w in self.speller or w in IT_STOPS or w in EN_STOPS:
+            return True
+        si, se = stem(w, "it"), stem(w, "en")
+        return (si is not None and si in self.known_stems["it"]) or (se is not None and se in self.known_stems["en"])
+
+    def fix(self, w: str) -> tuple[list[str], str | None]:
+        """Alternatives to search for a word, and the correction to suggest (None for none)."""
+        if len(w) < 4 or self.known(w) or any(ch.isdigit() for ch in w):
+            return [w], None
+        completions = self.speller.complete(w)
+        if completions:
+            return completions, None
+        corrections = self.speller.correct(w)
+        if corrections:
+            return corrections, corrections[0]
+        return [w], None
+
+    # -- building queries ------------------------------------------------------------------------------
+    def _word_unit(self, alts: list[str], weight: float) -> Unit | None:
+        subs: list[Query] = []
+        unit = Unit(label=alts[0], query=NullQuery, weight=weight)
+        for w in alts:
+            for lang in ("it", "en"):
+                s = stem(w, lang)
+                if s is None:
+                    continue
+                unit.stems[lang].add(s)
+                q = _field_query(lang, [s], weight)
+                if q is not None:
+                    subs.append(q)
+        if not subs:
+            return None
+        unit.query = Or(subs)
+        return unit
+
+    def _concept_unit(self, label: str, concept_ids: set[int], weight: float) -> Unit:
+        subs: list[Query] = []
+        seen: set[tuple[str, tuple[str, ...]]] = set()
+        unit = Unit(label=label, query=NullQuery, weight=weight)
+        for cid in sorted(concept_ids):
+            for term in self.glossary.concepts[cid].all_terms:
+                for lang in ("it", "en"):
+                    seq = [t.text for t in ANALYZERS[lang](term)]
+                    key = (lang, tuple(seq))
+                    if not seq or key in seen:
+                        continue
+                    seen.add(key)
+                    unit.stems[lang].update(seq)
+                    q = _field_query(lang, seq, weight)
+                    if q is not None:
+                        subs.append(q)
+        unit.query = Or(subs) if subs else NullQuery
+        return unit
+
+    def _phrase_unit(self, ws: list[str]) -> Unit | None:
+        subs: list[Query] = []
+        unit = Unit(label='"' + " ".join(ws) + '"', query=NullQuery)
+        for lang in ("it", "en"):
+            seq = [s for s in (stem(w, lang) for w in ws) if s is not None]
+            unit.stems[lang].update(seq)
+            q = _field_query(lang, seq, 1.0)
+            if q is not None:
+                subs.append(q)
+        # A quoted glossary term also finds its translations.
+        for start, end, ids in self.glossary.match(ws):
+            if start == 0 and end == len(ws):
+                c = self._concept_unit(unit.label, ids, 1.0)
+                subs.append(c.query)
+                for lang in ("it", "en"):
+                    unit.stems[lang] |= c.stems[lang]
+        if not subs:
+            return None
+        unit.query = Or(subs)
+        return unit
+
+    def _units(self, items: list[Item], corrections: dict[str, list[str]]) -> list[tuple[Unit, str]]:
+        """Units with their mode, for one clause."""
+        out: list[tuple[Unit, str]] = []
+        run: list[list[str]] = []  # alternatives per word, for a run of plain "should" words
+        run_weights: list[float] = []
+
+        def flush_run():
+            if not run:
+                return
+            primary = [alts[0] for alts in run]
+            matches = self.glossary.match(primary)
+            covered: set[int] = set()
+            for start, end, ids in matches:
+                w = min(run_weights[start:end])
+                out.append((self._concept_unit(" ".join(primary[start:end]), ids, w), "should"))
+                covered.update(range(start, end))
+            for i, alts in enumerate(run):
+                if i in covered:
+                    continue
+                # A corrected word may be a glossary term on its own ("travolgre" -> "travolgere").
+                ids: set[int] = set()
+                for a in alts:
+                    for s, e, cids in self.glossary.match([a]):
+                        ids |= cids
+                if ids:
+                    out.append((self._concept_unit(alts[0], ids, run_weights[i]), "should"))
+                    continue
+                u = self._word_unit(alts, run_weights[i])
+                if u is not None:
+                    out.append((u, "should"))
+            run.clear()
+            run_weights.clear()
+
+        for item in items:
+            if item.phrase:
+                flush_run()
+                u = self._phrase_unit(item.words)
+                if u is not None:
+                    out.append((u, item.mode))
+                continue
+            for w in item.words:
+                alts, correction = self.fix(w)
+                if alts != [w]:
+                    corrections[w] = alts
+                weight = W_CORRECTED if alts != [w] else 1.0
+                if item.mode == "should":
+                    run.append(alts)
+                    run_weights.append(weight)
+                else:
+                    flush_run()
+                    ids = set().union(*(cids for _, _, cids in self.glossary.match([alts[0]]))) if alts else set()
+                    u = self._concept_unit(alts[0], ids, weight) if ids else self._word_unit(alts, weight)
+                    if u is not None:
+                        out.append((u, item.mode))
+        flush_run()
+        return out
+
+    # -- searching ----------------------------------------------------------------------------------------
+    def search(
+        self,
+        query: str | None,
+        lang: str = "tutte",
+        chapter: str | None = None,
+        section: str | None = None,
+        page: int = 1,
+        per_page: int = 10,
+    ) -> SearchResult:
+        q, notes = clean(query)
+        lang = lang if lang in LANGS else "tutte"
+        per_page = max(1, min(int(per_page or 10), MAX_LIMIT))
+        page = max(1, min(int(page or 1), 1000))
+        chapter = chapter if chapter and re.fullmatch(r"[1-9]", chapter) else None
+        section = section if section and re.fullmatch(r"[1-9]\d\d", section) else None
+        key = (q, lang, chapter, section, page, per_page)
+        with self._cache_lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                return cached
+        result = self._search(q, notes, lang, chapter, section, page, per_page)
+        with self._cache_lock:
+            self._cache[key] = result
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return result
+
+    def _search(self, q, notes, lang, chapter, section, page, per_page) -> SearchResult:
+        result = SearchResult(query=q, lang=lang, page=page, per_page=per_page, notes=notes)
+        if not q:
+            return result
+        number = as_rule_query(q)
+        if number is not None:
+            rule = self.corpus.get(number)
+            if rule is not None:
+                result.rule = number
+                hit = self._direct_hit(number, lang)
+                if hit is not None:
+                    result.hits, result.total = [hit], 1
+                return result
+            result.nearest = [r.number for r in self.corpus.nearest(number)]
+            result.notes.append(f"La regola {number} non esiste.")
+
+        # Rule numbers inside a longer query are matched on the number field.
+        number_units: list[Unit] = []
+        text = q
+        for c in find_citations(q):
+            for n in c.numbers[:5]:
+                if n in self.corpus:
+                    number_units.append(Unit(label=n, query=Term("number", n, boost=W_NUMBER)))
+        if number_units:
+            text = "".join(ch if not any(c.start <= i < c.end for c in find_citations(q)) else " " for i, ch in enumerate(q))
+
+        clauses = parse(text)
+        total_words = sum(len(it.words) for c in clauses for it in c)
+        if total_words > MAX_WORDS:
+            clauses = _truncate(clauses, MAX_WORDS)
+            result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
+        corrections: dict[str, list[str]] = {}
+        clause_queries: list[Query] = []
+        positive_units: list[Unit] = list(number_units)
+        for items in clauses:
+            units = self._units(items, corrections)
+            should = [u for u, m in units if m == "should"]
+            must = [u for u, m in units if m == "must"]
+            nots = [u for u, m in units if m == "not"]
+            positives = should + must
+            positive_units.extend(positives)
+            if positives:
+                cq: Query = Or([u.query for u in positives])
+                if must:
+                    cq = And([cq] + [u.query for u in must])
+            elif nots:
+                cq = Every()
+            else:
+                continue
+            if nots:
+                cq = AndNot(cq, Or([u.query for u in nots]))
+            clause_queries.append(cq)
+        if number_units:
+            clause_queries.append(Or([u.query for u in number_units]))
+        result.corrections = corrections
+        suggestion_words = []
+        changed = False
+        for w in words(text):
+            alts = corrections.get(w)
+            if alts and self.speller.correct(w)[:1] == alts[:1]:
+                suggestion_words.append(alts[0])
+                changed = True
+            else:
+                suggestion_words.append(w)
+        if changed:
+            result.suggestion = " ".join(suggestion_words)
+        if not clause_queries:
+            return result
+
+        wq = Or(clause_queries) if len(clause_queries) > 1 else clause_queries[0]
+        filters = []
+        if lang != "tutte":
+            filters.append(Term("lang", lang))
+        if chapter:
+            filters.append(Term("chapter", chapter))
+        if section:
+            filters.append(Term("section", section))
+        flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
+
+        s = self.searcher()
+        hits = s.search(wq, limit=CANDIDATES, filter=flt)
+        if not len(hits):
+            return result
+        # Coverage: which units each candidate matches.
+        docnums = [h.docnum for h in hits]
+        candidate_set = set(docnums)
+        total_weight = sum(u.weight for u in positive_units) or 1.0
+        matched_weight = dict.fromkeys(docnums, 0.0)
+        if len(positive_units) > 1:
+            for u in positive_units:
+                ds = set(u.query.docs(s)) & candidate_set
+                for d in ds:
+                    matched_weight[d] += u.weight
+        else:
+            matched_weight = dict.fromkeys(docnums, total_weight)
+
+        best: dict[str, tuple[float, dict, float]] = {}  # number -> (score, fields, italian score)
+        for h in hits:
+            f = h.fields()
+            cov = min(1.0, matched_weight[h.docnum] / total_weight)
+            score = h.score * (0.15 + 0.85 * cov * cov)
+            if f["lang"] == "it":
+                score *= ITALIAN_BOOST
+            n = f["number"]
+            prev = best.get(n)
+            if prev is None:
+                best[n] = (score, f, score if f["lang"] == "it" else 0.0)
+            else:
+                top = max(prev[0], score)
+                # Show the Italian text of a rule when it matched.
+                shown = f if f["lang"] == "it" else prev[1]
+                best[n] = (top, shown, max(prev[2], score if f["lang"] == "it" else 0.0))
+        ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]["order"]))
+        result.total = len(ranked)
+        start = (page - 1) * per_page
+        stems = {"it": set(), "en": set()}
+        for u in positive_units:
+            for k in ("it", "en"):
+                stems[k] |= u.stems[k]
+        result.hits = [self._hit(f, score, stems) for score, f, _ in ranked[start : start + per_page]]
+        if result.hits and result.suggestion is None and ranked[0][0] < 0.5 and corrections:
+            result.suggestion = " ".join(suggestion_words)
+        return result
+
+    # -- hits -------------------------------------------------------------------------------------------
+    def _section_title(self, number: str, lang: str) -> str:
+        sec = self.corpus.section_of(number) or self.corpus.get(number)
+        if sec is None:
+            return ""
+        t = sec.it or sec.en if lang == "it" else sec.en or sec.it
+        return t.text if t else ""
+
+    def _direct_hit(self, number: str, lang: str) -> Hit | None:
+        rule = self.corpus.get(number)
+        if rule is None:
+            return None
+        t = rule.en if lang == "en" else (rule.it if lang == "it" else rule.best)
+        if t is None:
+            t = rule.best
+        if t is None:
+            return None
+        snippet = _shorten(t.text)
+        return Hit(
+            number=number,
+            lang=t.lang,
+            kind=rule.kind,
+            section=rule.section or "",
+            section_title=self._section_title(number, t.lang),
+            text=t.text,
+            snippet=snippet,
+            snippet_html=html.escape(snippet),
+            version=t.version,
+            score=1.0,
+        )
+
+    def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:
+        snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
+        return Hit(
+            number=f["number"],
+            lang=f["lang"],
+            kind=f["kind"],
+            section=f["section"],
+            section_title=self._section_title(f["number"], f["lang"]),
+            text=f["text"],
+            snippet=snippet,
+            snippet_html=snippet_html,
+            version=f["version"],
+            score=score,
+        )
+
+
+def _truncate(clauses: list[list[Item]], limit: int) -> list[list[Item]]:
+    out: list[list[Item]] = []
+    left = limit
+    for c in clauses:
+        kept: list[Item] = []
+        for it in c:
+            if left <= 0:
+                break
+            ws = it.words[:left]
+            left -= len(ws)
+            kept.append(Item(ws, it.phrase and len(ws) > 1, it.mode))
+        if kept:
+            out.append(kept)
+    return out
+
+
+def _shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
+def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
+    """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
+    text = " ".join(text.split())
+    analyzer = ANALYZERS[lang]
+    spans: list[tuple[int, int]] = []
+    for tok in analyzer(text, chars=True, removestops=False, mode="index"):
+        if tok.text in stems:
+            spans.append((tok.startchar, tok.endchar))
+    if len(text) <= limit:
+        start, end = 0, len(text)
+    elif not spans:
+        start, end = 0, limit
+    else:
+        # The window of `limit` characters that covers the most matches.
+        best_i, best_count = 0, 0
+        j = 0
+        for i, (s, _) in enumerate(spans):
+            while j < len(spans) and spans[j][1] - s <= limit:
+                j += 1
+            if j - i > best_count:
+                best_i, best_count = i, j - i
+        start = max(0, spans[best_i][0] - 40)
+        end = min(len(text), start + limit)
+        start = max(0, min(start, end - limit))
+        if start > 0:
+            sp = text.find(" ", start)
+            start = sp + 1 if 0 <= sp < spans[best_i][0] else start
+        if end < len(text):
+            sp = text.rfind(" ", start, end)
+            end = sp if sp > start else end
+    pre = "… " if start > 0 else ""
+    post = " …" if end < len(text) else ""
+    plain = pre + text[start:end] + post
+    parts: list[str] = [html.escape(pre)]
+    pos = start
+    for s, e in spans:
+        if s < start or e > end:
+            continue
+        parts.append(html.escape(text[pos:s]))
+        parts.append("<mark>" + html.escape(text[s:e]) + "</mark>")
+        pos = e
+    parts.append(html.escape(text[pos:end]))
+    parts.append(html.escape(post))
+    return plain, "".join(parts)
+
+
+# -- engines per instance folder ---------------------------------------------------------------------------
+
+_engines: dict[str, Engine] = {}
+_engines_lock = threading.Lock()
+
+
+def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None) -> Engine:
+    """The engine for an instance folder and the current corpus; builds or rebuilds the index on demand."""
+    corpus = corpus or load_corpus()
+    key = str(Path(instance).resolve())
+    engine = _engines.get(key)
+    if engine is not None and engine.corpus is corpus:
+        return engine
+    with _engines_lock:
+        engine = _engines.get(key)
+        if engine is not None and engine.corpus is corpus:
+            return engine
+        path = ensure_index(instance, corpus)
+        engine = Engine(path, corpus)
+        _engines[key] = engine
+        return engine
+
+
+def index_ready(instance: str | os.PathLike) -> bool:
+    """Is the index for the current corpus built (without building it)?"""
+    corpus = load_corpus()
+    return is_ready(index_root(instance) / index_name(corpus))
+
+
+def search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
+    return get_engine(instance).search(query, **kwargs)
+
+

@@ -1,0 +1,101 @@
+"""Typo tolerance: corrections and completions of words that are not in the corpus.
+
+A symmetric-delete dictionary (SymSpell) over the folded words of the corpus and
+the glossary: a word and its candidates share a string obtained by deleting up
+to two characters from each, which finds insertions, deletions, substitutions
+and transpositions; candidates are then checked with the true
+(Damerau-Levenshtein, optimal string alignment) distance.
+"""
+
+from __future__ import annotations
+
+import bisect
+from itertools import combinations
+
+
+def _deletes(word: str, distance: int) -> set[str]:
+    out = {word}
+    n = len(word)
+    for d in range(1, min(distance, n - 1) + 1):
+        for idx in combinations(range(n), d):
+            out.add("".join(ch for i, ch in enumerate(word) if i not in idx))
+    return out
+
+
+def osa_distance(a: str, b: str, limit: int = 3) -> int:
+    """Optimal string alignment distance (adjacent transpositions count 1), capped at ``limit``."""
+    if abs(len(a) - len(b)) >= limit:
+        return limit
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) >= limit:
+            return limit
+        prev2, prev = prev, cur
+    return min(prev[-1], limit)
+
+
+def max_distance(word: str) -> int:
+    n = len(word)
+    if n < 4:
+        return 0
+    return 1 if n <= 6 else 2
+
+
+class Speller:
+    """Corrections towards a weighted vocabulary (word -> frequency; preferred words get a bonus)."""
+
+    def __init__(self, vocabulary: dict[str, int], preferred: set[str] | None = None):
+        self.freq = dict(vocabulary)
+        self.preferred = preferred or set()
+        self.sorted_words = sorted(self.freq)
+        self._deletes: dict[str, list[str]] = {}
+        for w in self.freq:
+            if len(w) < 3:
+                continue
+            for d in _deletes(w, 2):
+                self._deletes.setdefault(d, []).append(w)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.freq
+
+    def _rank(self, word: str) -> tuple:
+        return (word not in self.preferred, -self.freq.get(word, 0), word)
+
+    def correct(self, word: str) -> list[str]:
+        """Best corrections of ``word`` (nearest first, then preferred and frequent), or []."""
+        limit = max_distance(word)
+        if not limit or word in self.freq:
+            return []
+        found: dict[str, int] = {}
+        for d in _deletes(word, limit):
+            for cand in self._deletes.get(d, ()):
+                if cand in found:
+                    continue
+                dist = osa_distance(word, cand, limit + 1)
+                if dist <= limit:
+                    found[cand] = dist
+        if not found:
+            return []
+        best = min(found.values())
+        return sorted((w for w, d in found.items() if d == best), key=self._rank)[:2]
+
+    def complete(self, prefix: str, limit: int = 2) -> list[str]:
+        """Frequent vocabulary words that start with ``prefix`` (for words typed halfway)."""
+        if len(prefix) < 4:
+            return []
+        i = bisect.bisect_left(self.sorted_words, prefix)
+        out = []
+        while i < len(self.sorted_words) and self.sorted_words[i].startswith(prefix):
+            out.append(self.sorted_words[i])
+            i += 1
+            if len(out) > 200:
+                break
+        out = [w for w in out if w != prefix]
+        return sorted(out, key=self._rank)[:limit]
