@@ -1,0 +1,130 @@
+"""The scenario library: ``scenarios/*.json``, with their titles and the rules they exercise.
+
+``scenarios_for_rule("704.5j")`` is what a rule page calls for its "Prova nel
+simulatore" block.  The files are read once and re-read only when the folder
+changes (names, sizes or modification times), so calling it per request is cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge import ROOT
+
+LIBRARY_DIR = ROOT / "scenarios"
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
+MAX_LIBRARY_FILE = 2_000_000
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    slug: str
+    title: str
+    description: str
+    rules: tuple[str, ...]
+    variant: str = "two-player"
+    path: Path = field(default=Path(), compare=False)
+
+
+_lock = threading.Lock()
+_cache: dict[str, object] = {"key": None, "entries": []}
+
+
+def _fingerprint(folder: Path) -> tuple:
+    try:
+        files = sorted(folder.glob("*.json"))
+    except OSError:
+        return ()
+    out = []
+    for p in files:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        out.append((p.name, st.st_mtime_ns, st.st_size))
+    return (str(folder), tuple(out))
+
+
+def _read(path: Path) -> LibraryEntry | None:
+    slug = path.stem
+    if not SLUG_RE.match(slug):
+        return None
+    try:
+        if path.stat().st_size > MAX_LIBRARY_FILE:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    title = data.get("title") if isinstance(data.get("title"), str) else ""
+    desc = data.get("description") if isinstance(data.get("description"), str) else ""
+    rules = data.get("rules") if isinstance(data.get("rules"), list) else []
+    variant = data.get("variant") if isinstance(data.get("variant"), str) else "two-player"
+    return LibraryEntry(slug=slug, title=title.strip() or slug, description=desc.strip(),
+                        rules=tuple(r.strip() for r in rules if isinstance(r, str) and r.strip()),
+                        variant=variant, path=path)
+
+
+def library(folder: Path | None = None) -> list[LibraryEntry]:
+    """Every readable library scenario, sorted by title."""
+    folder = folder or LIBRARY_DIR
+    key = _fingerprint(folder)
+    with _lock:
+        if _cache["key"] == key:
+            return list(_cache["entries"])  # type: ignore[arg-type]
+    entries = [e for e in (_read(p) for p in sorted(folder.glob("*.json"))) if e is not None]
+    entries.sort(key=lambda e: (e.title.casefold(), e.slug))
+    with _lock:
+        _cache["key"], _cache["entries"] = key, entries
+    return list(entries)
+
+
+def entry(slug: str, folder: Path | None = None) -> LibraryEntry | None:
+    if not SLUG_RE.match(slug or ""):
+        return None
+    return next((e for e in library(folder) if e.slug == slug), None)
+
+
+def load(slug: str, folder: Path | None = None) -> dict | None:
+    """The scenario data of a library entry (not yet validated), or None."""
+    e = entry(slug, folder)
+    if e is None:
+        return None
+    try:
+        data = json.loads(e.path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def exercises(cited: str, number: str) -> bool:
+    """Does a scenario citing ``cited`` exercise the rule ``number``?
+
+    Exact matches, and rules below ``number``: page 704.5 lists a scenario for
+    704.5j, page 704 one for 704.5j, but page 704.5j not one for 704.5.
+    """
+    cited, number = cited.strip().lower(), number.strip().lower()
+    if cited == number:
+        return True
+    if not cited.startswith(number):
+        return False
+    rest = cited[len(number):]
+    if "." not in number:                          # a section ("704") or chapter
+        return rest.startswith(".") or (len(number) == 1 and rest[:1].isdigit())
+    return rest.isalpha()                          # 704.5 → 704.5j
+
+
+def scenarios_for_rule(number: str, folder: Path | None = None) -> list[tuple[str, str]]:
+    """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first)."""
+    exact, below = [], []
+    for e in library(folder):
+        if any(r.lower() == number.strip().lower() for r in e.rules):
+            exact.append((e.slug, e.title))
+        elif any(exercises(r, number) for r in e.rules):
+            below.append((e.slug, e.title))
+    return exact + below

@@ -1,0 +1,653 @@
+"""The scenario builder and the stepper (blueprint "scenario").
+
+Routes (documented in docs/simulatore.md):
+
+    GET  /simulatore                              start: variant, import, library
+    POST /simulatore/nuovo                        a new scenario from a variant
+    POST /simulatore/importa                      a scenario or game from a file or pasted JSON
+    GET  /simulatore/libreria/<slug>              a library scenario in the builder
+    GET  /simulatore/libreria/<slug>/avvia        a library scenario in the stepper
+    GET  /simulatore/modifica/<id>                the builder (a saved draft)
+    POST /simulatore/modifica/<id>                save the builder form (→ a new id)
+    GET  /simulatore/modifica/<id>/scenario.json  the draft as a file
+    GET  /s/<id>                                  permalink: the stepper (or the builder for a draft)
+    POST /s/<id>                                  step, step to, next turn, undo, redo, decide
+    GET  /s/<id>/modifica                         the current state of a game in the builder
+    GET  /s/<id>/scenario.json                    the current state as a scenario file
+    GET  /s/<id>/partita.json                     starting scenario + actions
+    GET  /s/<id>/registro.md                      the log as Markdown with rule links
+    GET  /api/scenari/<id>                        a saved document (and for a game: state, events)
+    POST /api/scenari                             save a scenario or a game (JSON body)
+    POST /api/scenari/<id>/azioni                 perform one action on a saved game (JSON body)
+
+Every state is saved under a content-addressed id (see scenario_store), so any
+URL above is a permalink that survives restarts and works for anybody.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from typing import Any
+
+from flask import (Blueprint, Response, current_app, jsonify, redirect, render_template,
+                   request, url_for)
+
+from judge.engine import IllegalAction, ScenarioError, chars
+from judge.engine import scenario as sc
+from judge.engine.state import KEYWORDS, VARIANTS, ZONES
+from judge.engine.steps import STEP_NAMES
+from judge.web import library
+from judge.web import scenario_forms as forms
+from judge.web import scenario_play as play
+from judge.web.errors import error_response
+from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, CorruptDocument, StoreError,
+                                      check_document, json_depth, store_for, MAX_JSON_DEPTH)
+
+bp = Blueprint("scenario", __name__)
+
+KIND_SCENARIO = "scenario"
+KIND_GAME = "partita"
+MAX_UPLOAD_BYTES = MAX_DOCUMENT_BYTES * 2      # a pretty-printed file is larger than its canonical form
+RULE_HOVER_CHARS = 600
+
+
+@bp.app_context_processor
+def _endpoint_helpers():
+    """``has_endpoint``/``endpoint_url`` for base.html even when the rules blueprint
+    (which normally provides them) is not registered."""
+    def has_endpoint(name: str) -> bool:
+        return name in current_app.view_functions
+
+    def endpoint_url(name: str, fallback: str, **values) -> str:
+        return url_for(name, **values) if name in current_app.view_functions else fallback
+
+    return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str, errors: list[tuple[str, str]] | None = None):
+        self.status, self.message, self.errors = status, message, errors or []
+        super().__init__(message)
+
+
+def _store():
+    return store_for(current_app)
+
+
+def _save(doc: Any, kind: str) -> str:
+    try:
+        return _store().save(doc, kind)
+    except StoreError as e:
+        raise BadRequest(413, e.message) from None
+
+
+def _load(ident: str) -> tuple[str, Any]:
+    try:
+        found = _store().load(ident)
+    except CorruptDocument:
+        current_app.logger.error("documento danneggiato nel database: %s", ident)
+        raise BadRequest(500, "Questo scenario salvato è danneggiato e non può essere aperto.") from None
+    if found is None:
+        raise BadRequest(404, "Scenario non trovato: l'indirizzo è sbagliato o incompleto.")
+    return found
+
+
+@bp.errorhandler(BadRequest)
+def _bad_request(e: BadRequest):
+    return error_response(e.status, e.message,
+                          errors=[{"path": p, "message": m} for p, m in e.errors])
+
+
+def rule_url(number: str, external: bool = False) -> str:
+    if "rules.rule" in current_app.view_functions:
+        return url_for("rules.rule", numero=number, _external=external)
+    return (request.host_url.rstrip("/") if external else "") + f"/regole/{number}"
+
+
+@lru_cache(maxsize=4096)
+def _rule_text(number: str, corpus_key: int) -> tuple[bool, str, str]:
+    from judge.corpus import load_corpus
+    rule = load_corpus().get(number)
+    if rule is None or rule.best is None:
+        return False, "", ""
+    text = rule.best.text
+    if len(text) > RULE_HOVER_CHARS:
+        text = text[:RULE_HOVER_CHARS].rsplit(" ", 1)[0] + " …"
+    return True, text, rule.best.lang
+
+
+def rule_info(number: str) -> dict:
+    """Number, URL and hover text (Italian where we have it) of a cited rule."""
+    from judge.corpus import load_corpus
+    try:
+        exists, text, lang = _rule_text(number, id(load_corpus()))
+    except Exception:  # the corpus is missing: links still work, no hover text
+        exists, text, lang = False, "", ""
+    return {"number": number, "url": rule_url(number), "text": text, "lang": lang,
+            "exists": exists}
+
+
+def _json_body(raw: str | bytes) -> Any:
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_UPLOAD_BYTES:
+            raise BadRequest(413, f"File troppo grande: il limite è {MAX_UPLOAD_BYTES // 1024} KB.")
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise BadRequest(422, "Il file non è testo UTF-8: serve un file JSON.") from None
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise BadRequest(413, f"Testo troppo lungo: il limite è {MAX_UPLOAD_BYTES // 1024} KB.")
+    if not raw.strip():
+        raise BadRequest(422, "Nessun JSON: scegli un file o incolla il testo dello scenario.")
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise BadRequest(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.") from None
+    except ValueError as e:
+        msg = (f"JSON non valido alla riga {e.lineno}, colonna {e.colno}: {e.msg}"
+               if isinstance(e, json.JSONDecodeError) else f"JSON non valido: {e}")
+        raise BadRequest(422, msg + ".") from None
+    depth = json_depth(data)
+    if depth > MAX_JSON_DEPTH:
+        raise BadRequest(422, f"JSON troppo annidato: profondità {depth}, il limite è {MAX_JSON_DEPTH}.")
+    return data
+
+
+def _no_constant(name: str):
+    raise ValueError(f"valore non ammesso {name}")
+
+
+def _store_document(data: Any) -> tuple[str, str]:
+    """Validate and save a scenario or a game; returns (kind, id)."""
+    if play.is_game(data):
+        errs = play.check_game(data)
+        if not errs:
+            errs = [(f"scenario.{p}" if p else "scenario", m)
+                    for p, m in play.validate_scenario(data["scenario"])]
+        if errs:
+            raise BadRequest(422, "La partita non è valida.", errs)
+        data.setdefault("actions", [])
+        data.setdefault("redo", [])
+        played = play.replay(data)
+        if played.broken:
+            raise BadRequest(422, "La partita non si può riprodurre: " + played.broken[1] + ".")
+        return KIND_GAME, _save(data, KIND_GAME)
+    if not isinstance(data, dict):
+        raise BadRequest(422, "Lo scenario deve essere un oggetto JSON.")
+    errs = play.validate_scenario(data)
+    if errs:
+        raise BadRequest(422, "Lo scenario non è valido.", errs)
+    return KIND_SCENARIO, _save(data, KIND_SCENARIO)
+
+
+def _url_for_doc(kind: str, ident: str, external: bool = False) -> str:
+    if kind == KIND_GAME:
+        return url_for("scenario.partita", ident=ident, _external=external)
+    return url_for("scenario.modifica", ident=ident, _external=external)
+
+
+# --- the start page ---------------------------------------------------------------------------
+
+def _start_page(status: int = 200, **ctx):
+    ctx.setdefault("form", {})
+    return render_template("scenario_start.html", variants=forms.VARIANTS_IT,
+                           entries=library.library(), errors=ctx.pop("errors", []),
+                           message=ctx.pop("message", ""), **ctx), status
+
+
+@bp.get("/simulatore")
+def builder():
+    return _start_page()
+
+
+@bp.post("/simulatore/nuovo")
+def nuovo():
+    variant = request.form.get("variant", "two-player")
+    raw_n = (request.form.get("players") or "").strip()
+    title = (request.form.get("title") or "").strip()[:sc.MAX_TEXT] or None
+    n = None
+    if raw_n:
+        if not raw_n.isdigit() or not 2 <= int(raw_n) <= forms.MAX_PLAYERS:
+            return _start_page(422, errors=[("players", f"numero di giocatori fra 2 e {forms.MAX_PLAYERS}")],
+                               message="Controlla i campi evidenziati.", form=request.form)
+        n = int(raw_n)
+    if variant not in VARIANTS:
+        return _start_page(422, errors=[("variant", "variante sconosciuta")],
+                           message="Controlla i campi evidenziati.", form=request.form)
+    try:
+        data = sc.new_scenario(variant, n, title)
+    except ScenarioError as e:
+        return _start_page(422, errors=[("players" if p == "players" else p, m) for p, m in e.errors],
+                           message="Controlla i campi evidenziati.", form=request.form)
+    ident = _save(data, KIND_SCENARIO)
+    return redirect(url_for("scenario.modifica", ident=ident, campo="nuovo.name"), 303)
+
+
+@bp.post("/simulatore/importa")
+def importa():
+    upload = request.files.get("file")
+    try:
+        if upload is not None and upload.filename:
+            data = _json_body(upload.read(MAX_UPLOAD_BYTES + 1))
+        else:
+            data = _json_body(request.form.get("json", ""))
+        kind, ident = _store_document(data)
+    except BadRequest as e:
+        if e.status == 500:
+            raise
+        return _start_page(e.status, errors=[("json", m) for m in [e.message]] + e.errors,
+                           message="Impossibile importare lo scenario.", form=request.form)
+    return redirect(_url_for_doc(kind, ident), 303)
+
+
+def _library_data(slug: str) -> dict:
+    data = library.load(slug)
+    if data is None:
+        raise BadRequest(404, "Scenario della libreria non trovato.")
+    errs = play.validate_scenario(data)
+    if errs:
+        raise BadRequest(422, "Questo scenario della libreria non è valido.", errs)
+    return data
+
+
+@bp.get("/simulatore/libreria/<slug>")
+def libreria(slug: str):
+    ident = _save(_library_data(slug), KIND_SCENARIO)
+    return redirect(url_for("scenario.modifica", ident=ident), 303)
+
+
+@bp.get("/simulatore/libreria/<slug>/avvia")
+def libreria_avvia(slug: str):
+    ident = _save(play.new_game(_library_data(slug)), KIND_GAME)
+    return redirect(url_for("scenario.partita", ident=ident), 303)
+
+
+# --- the builder ------------------------------------------------------------------------------
+
+def _fields(d: dict) -> set[str]:
+    f = {"title", "description", "options.attack", "turn.number", "turn.active_player",
+         "turn.step", "day_night", "monarch", "initiative", "players", "battlefield"}
+    f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
+                                  "toughness", "counters", "keywords", "controller")}
+    for i, _ in enumerate(d.get("players") or []):
+        f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", *ZONES)}
+    for i, _ in enumerate(d.get("battlefield") or []):
+        f |= {f"battlefield[{i}].{k}" for k in
+              ("name", "types", "supertypes", "subtypes", "keywords", "power", "toughness",
+               "damage", "counters", "controller", "owner", "attached_to", "tapped",
+               "summoning_sick", "phased_out", "token")}
+    return f
+
+
+def _group_errors(errors: list[tuple[str, str]], fields: set[str]) -> tuple[dict, list]:
+    by_field: dict[str, list[str]] = {}
+    general: list[str] = []
+    for path, msg in errors:
+        f = forms.field_for(path, fields)
+        if f in ("players", "battlefield", ""):
+            general.append(f"{path}: {msg}" if path else msg)
+        else:
+            by_field.setdefault(f, []).append(msg)
+    return by_field, general
+
+
+def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
+                  errors: list[tuple[str, str]] | None = None, focus: str = ""):
+    fields = _fields(draft)
+    by_field, general = _group_errors(errors or [], fields)
+    if by_field and not focus:
+        focus = next(iter(by_field))
+    players = [p for p in draft.get("players") or [] if isinstance(p, dict)]
+    return render_template(
+        "scenario_builder.html", ident=ident, d=draft, raw=raw, players=players,
+        errors=by_field, general_errors=general, focus=focus, f=forms,
+        steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
+        permalink=url_for("scenario.modifica", ident=ident, _external=True),
+    ), status
+
+
+@bp.get("/simulatore/modifica/<ident>")
+def modifica(ident: str):
+    kind, doc = _load(ident)
+    if kind == KIND_GAME:
+        return redirect(url_for("scenario.partita", ident=ident), 303)
+    return _builder_page(ident, doc, focus=request.args.get("campo", "")[:80])
+
+
+@bp.post("/simulatore/modifica/<ident>")
+def modifica_salva(ident: str):
+    kind, draft = _load(ident)
+    if kind == KIND_GAME:
+        raise BadRequest(409, "Questo indirizzo è una partita, non uno scenario da modificare.")
+    new, errs, focus = forms.apply_form(draft, request.form)
+    if not errs:
+        errs = play.validate_scenario(new)
+        added = len(new.get("battlefield") or []) - 1
+        if request.form.get("nuovo.name", "").strip() and added >= 0:
+            pre = f"battlefield[{added}]"
+            errs = [("nuovo" + p[len(pre):] if p.startswith(pre + ".") or p == pre else p, m)
+                    for p, m in errs]
+    if errs:
+        return _builder_page(ident, draft, 422, raw=request.form, errors=errs)
+    try:
+        check_document(new)
+    except StoreError as e:
+        return _builder_page(ident, draft, 413, raw=request.form, errors=[("", e.message)])
+    new_ident = _save(new, KIND_SCENARIO)
+    if request.form.get("azione") == "avvia":
+        gid = _save(play.new_game(new), KIND_GAME)
+        return redirect(url_for("scenario.partita", ident=gid), 303)
+    return redirect(url_for("scenario.modifica", ident=new_ident, campo=focus or None), 303)
+
+
+@bp.get("/simulatore/modifica/<ident>/scenario.json")
+def bozza_json(ident: str):
+    kind, doc = _load(ident)
+    if kind == KIND_GAME:
+        return redirect(url_for("scenario.stato_json", ident=ident), 303)
+    return _download(doc, f"scenario-{ident}.json")
+
+
+def _download(data: Any, name: str, mimetype: str = "application/json") -> Response:
+    body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    resp = Response(body, mimetype=mimetype)
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+# --- the stepper ------------------------------------------------------------------------------
+
+def _game(ident: str) -> tuple[dict, play.Played]:
+    kind, doc = _load(ident)
+    if kind != KIND_GAME:
+        raise _Redirect(url_for("scenario.modifica", ident=ident))
+    try:
+        played = play.replay(doc)
+    except ScenarioError as e:
+        raise BadRequest(422, "Lo scenario di partenza di questa partita non è più valido.",
+                         list(e.errors)) from None
+    return doc, played
+
+
+class _Redirect(Exception):
+    def __init__(self, url: str):
+        self.url = url
+
+
+@bp.errorhandler(_Redirect)
+def _redirect(e: _Redirect):
+    return redirect(e.url, 303)
+
+
+def _pt(p) -> str:
+    try:
+        return f"{chars.power(p)}/{chars.toughness(p)}"
+    except Exception:
+        return f"{p.power}/{p.toughness}"
+
+
+def board(game) -> dict:
+    """What the board template shows, computed from the engine's state."""
+    st = game.state
+    cb = st.combat
+    attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
+    blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
+    blocked_by: dict[str, list[str]] = {}
+    for bid, targets in blocking.items():
+        for t in targets:
+            blocked_by.setdefault(t, []).append(bid)
+    perms = []
+    for p in st.battlefield:
+        badges = []
+        if p.tapped:
+            badges.append(("tap", "TAPpato"))
+        if p.summoning_sick and "creature" in p.types:
+            badges.append(("sick", "debolezza da evocazione"))
+        if p.phased_out:
+            badges.append(("phased", "fuori fase"))
+        if p.damage:
+            badges.append(("damage", f"danno {p.damage}"))
+        for k, n in p.counters.items():
+            if n:
+                badges.append(("counter", f"{n} × {forms.COUNTERS_IT.get(k, k)}"))
+        if p.id in attacking:
+            t = attacking[p.id]["target"]
+            badges.append(("attack", f"attacca {st.name_of(t) if t else '—'}"
+                           + (" (bloccata)" if attacking[p.id].get("blocked") else "")))
+        if p.id in blocking:
+            badges.append(("block", "blocca " + ", ".join(st.name_of(x) for x in blocking[p.id])))
+        if p.attached_to:
+            badges.append(("attached", f"assegnato a {st.name_of(p.attached_to)}"))
+        if p.until_end_of_turn:
+            badges.append(("eot", "effetti fino alla fine del turno"))
+        kws = [forms.KEYWORDS_IT.get(k, k) for k in p.keywords]
+        perms.append({
+            "p": p, "pt": _pt(p) if "creature" in p.types else "",
+            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
+                     + forms.to_it(p.types, forms.TYPES_IT)
+                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
+            "keywords": ", ".join(kws), "badges": badges,
+            "attacking": p.id in attacking, "blocking": p.id in blocking,
+            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
+        })
+    players = []
+    for pl in st.players:
+        players.append({"pl": pl, "active": pl.id == st.turn.active_player,
+                        "perms": [x for x in perms if x["p"].controller == pl.id],
+                        "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id})
+    return {"players": players, "stack": list(reversed(st.stack)), "state": st}
+
+
+def _decision_view(game) -> dict | None:
+    p = game.pending
+    if p is None:
+        return None
+    st = game.state
+    names = {}
+    for o in (p.get("options") or {}).get("creatures") or []:
+        for t in o.get("targets") or []:
+            names[t] = st.name_of(t)
+        for t in o.get("can_block") or []:
+            names[t] = st.name_of(t)
+        for t in o.get("recipients") or []:
+            names[t] = st.name_of(t)
+    for o in (p.get("options") or {}).get("attackers") or []:
+        names[o["id"]] = st.name_of(o["id"])
+    return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
+            "default_json": json.dumps(p.get("default"), ensure_ascii=False)}
+
+
+def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
+                  error: IllegalAction | None = None, sel=None):
+    game = played.game
+    if sel is not None and sel.get("azione") not in ("decidi", "vai"):
+        sel = None
+    groups = play.log_groups(played)
+    rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
+                   | set((game.pending or {}).get("rules", []))
+                   | set(error.rules if error else [])
+                   | set((game.result or {}).get("rules", [])))
+    info = {n: rule_info(n) for n in rules}
+    st = game.state
+    return render_template(
+        "scenario_stepper.html", ident=ident, doc=doc, played=played, game=game, st=st,
+        title=st.title or "Scenario", board=board(game), groups=groups, rules=info,
+        decision=_decision_view(game), error=error, sel=sel, steps=forms.STEPS_IT,
+        step_names=STEP_NAMES, variants=forms.VARIANTS_IT, day_night=forms.DAY_NIGHT_IT,
+        can_undo=bool(doc.get("actions")), can_redo=bool(doc.get("redo")),
+        redo_label=play.describe(doc["redo"][0]) if doc.get("redo") else "",
+        undo_label=play.describe(doc["actions"][-1]) if doc.get("actions") else "",
+        permalink=url_for("scenario.partita", ident=ident, _external=True),
+        zones=forms.ZONES_IT, result=game.result,
+    ), status
+
+
+@bp.get("/s/<ident>")
+def partita(ident: str):
+    try:
+        doc, played = _game(ident)
+    except _Redirect as r:
+        return redirect(r.url, 303)
+    return _stepper_page(ident, doc, played)
+
+
+def _action_from_form(form) -> tuple[str, dict | None]:
+    azione = form.get("azione", "")
+    if azione == "passo":
+        return azione, {"type": "step"}
+    if azione == "turno":
+        return azione, {"type": "next_turn"}
+    if azione == "vai":
+        target = form.get("fino_a", "")
+        if target == "turno":
+            return azione, {"type": "next_turn"}
+        if target not in STEP_NAMES:
+            raise IllegalAction("scegli una sottofase valida")
+        return azione, {"type": "step_to", "step": target}
+    if azione in ("annulla", "ripeti"):
+        return azione, None
+    if azione == "predefinita":
+        return azione, {"type": "decide", "answer": None}
+    if azione == "decidi":
+        return azione, {"type": "decide", "answer": "FORM"}
+    raise IllegalAction("azione sconosciuta")
+
+
+@bp.post("/s/<ident>")
+def partita_azione(ident: str):
+    doc, played = _game(ident)
+    try:
+        azione, action = _action_from_form(request.form)
+        if azione == "annulla":
+            new = play.undone(doc)
+            if new is None:
+                raise IllegalAction("non c'è niente da annullare")
+        elif azione == "ripeti":
+            new = play.redone(doc)
+            if new is None:
+                raise IllegalAction("non c'è niente da ripetere")
+        else:
+            if played.broken:
+                raise IllegalAction("la partita salvata non si riproduce più fino in fondo: "
+                                    "annulla l'ultima azione")
+            if action["type"] == "decide" and action.get("answer") == "FORM":
+                pending = played.game.pending
+                if pending is None:
+                    raise IllegalAction("nessuna decisione in sospeso")
+                action["answer"] = play.answer_from_form(pending, request.form)
+            if len(doc.get("actions") or []) >= forms.MAX_ACTIONS:
+                raise IllegalAction(f"troppe azioni in una partita (il limite è {forms.MAX_ACTIONS}): "
+                                    "esporta lo stato attuale e riparti da lì")
+            play.perform(played.game, action)       # raises IllegalAction, state unchanged
+            new = play.with_action(doc, action)
+    except IllegalAction as e:
+        doc2, played2 = _game(ident)          # a fresh replay: the state shown is the saved one
+        return _stepper_page(ident, doc2, played2, 422, error=e, sel=request.form)
+    new_ident = _save(new, KIND_GAME)
+    return redirect(url_for("scenario.partita", ident=new_ident), 303)
+
+
+@bp.get("/s/<ident>/modifica")
+def partita_modifica(ident: str):
+    _, played = _game(ident)
+    data = played.game.to_dict()
+    ident2 = _save(data, KIND_SCENARIO)
+    return redirect(url_for("scenario.modifica", ident=ident2), 303)
+
+
+@bp.get("/s/<ident>/scenario.json")
+def stato_json(ident: str):
+    try:
+        _, played = _game(ident)
+    except _Redirect:
+        return redirect(url_for("scenario.bozza_json", ident=ident), 303)
+    return _download(played.game.to_dict(), f"scenario-{ident}.json")
+
+
+@bp.get("/s/<ident>/partita.json")
+def partita_json(ident: str):
+    doc, _ = _game(ident)
+    return _download(doc, f"partita-{ident}.json")
+
+
+@bp.get("/s/<ident>/registro.md")
+def registro_md(ident: str):
+    _, played = _game(ident)
+    text = play.markdown_log(played.game.state.title, played,
+                             lambda n: rule_url(n, external=True),
+                             url_for("scenario.partita", ident=ident, _external=True))
+    resp = Response(text, mimetype="text/markdown")
+    if request.args.get("scarica"):
+        resp.headers["Content-Disposition"] = f'attachment; filename="registro-{ident}.md"'
+    return resp
+
+
+# --- JSON API ---------------------------------------------------------------------------------
+
+def _game_json(ident: str, doc: dict, played: play.Played, events=None) -> dict:
+    g = played.game
+    return {"id": ident, "tipo": KIND_GAME,
+            "url": url_for("scenario.partita", ident=ident, _external=True),
+            "documento": doc, "stato": g.to_dict(),
+            "eventi": [e.to_dict() for e in (played.events if events is None else events)],
+            "in_attesa": g.pending, "risultato": g.result,
+            "interrotta": played.broken[1] if played.broken else None}
+
+
+@bp.get("/api/scenari/<ident>")
+def api_get(ident: str):
+    kind, doc = _load(ident)
+    if kind == KIND_GAME:
+        _, played = _game(ident)
+        return jsonify(_game_json(ident, doc, played))
+    return jsonify({"id": ident, "tipo": KIND_SCENARIO,
+                    "url": url_for("scenario.modifica", ident=ident, _external=True),
+                    "documento": doc})
+
+
+def _api_body() -> Any:
+    if not request.is_json:
+        raise BadRequest(415, "Serve un corpo JSON (Content-Type: application/json).")
+    return _json_body(request.get_data(cache=False))
+
+
+@bp.post("/api/scenari")
+def api_save():
+    kind, ident = _store_document(_api_body())
+    return jsonify({"id": ident, "tipo": kind, "url": _url_for_doc(kind, ident, external=True)}), 201
+
+
+@bp.post("/api/scenari/<ident>/azioni")
+def api_action(ident: str):
+    body = _api_body()
+    kind, doc = _load(ident)
+    if kind != KIND_GAME:
+        raise BadRequest(409, "Questo id è uno scenario, non una partita: salvalo come partita "
+                              "(format \"judge-partita\") per eseguire azioni.")
+    if not isinstance(body, dict):
+        raise BadRequest(422, 'Azione non valida: atteso un oggetto come {"type": "step"}.')
+    if body.get("type") not in ("undo", "redo"):
+        errs = [(p.replace("actions[0]", "azione"), m)
+                for p, m in play.check_game({**doc, "actions": [body]}) if p.startswith("actions")]
+        if errs:
+            raise BadRequest(422, "Azione non valida.", errs)
+    _, played = _game(ident)
+    if body.get("type") in ("undo", "redo"):
+        new = play.undone(doc) if body["type"] == "undo" else play.redone(doc)
+        if new is None:
+            raise BadRequest(422, "Non c'è niente da " + ("annullare." if body["type"] == "undo" else "ripetere."))
+        events = []
+    else:
+        try:
+            events = play.perform(played.game, body)
+        except IllegalAction as e:
+            return error_response(422, e.message[:1].upper() + e.message[1:] + ".", rules=e.rules)
+        new = play.with_action(doc, body)
+    new_ident = _save(new, KIND_GAME)
+    _, played2 = _game(new_ident)
+    out = _game_json(new_ident, new, played2, events=events)
+    return jsonify(out), 201

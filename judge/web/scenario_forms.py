@@ -1,0 +1,481 @@
+"""The builder's form ↔ scenario data, Italian names for the engine's English values, web limits.
+
+Form fields are named after the scenario path they edit (``players[0].life``,
+``battlefield[2].counters``), so the engine's validation errors, which carry
+the same paths, land next to the right field.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Mapping
+
+from judge.engine import scenario as sc
+from judge.engine.state import ZONES
+from judge.engine.steps import STEPS
+
+# --- Italian labels ------------------------------------------------------------------
+
+VARIANTS_IT = {
+    "two-player": "Partita a due giocatori",
+    "free-for-all": "Tutti contro tutti",
+    "commander": "Commander",
+    "two-headed-giant": "Gigante a Due Teste",
+    "brawl": "Brawl",
+    "archenemy": "Archenemy",
+    "vanguard": "Vanguard",
+}
+STEPS_IT = {s.name: s.label for s in STEPS}
+ZONES_IT = {"hand": "Mano", "library": "Grimorio", "graveyard": "Cimitero", "exile": "Esilio",
+            "command": "Zona di comando"}
+TYPES_IT = {"creature": "creatura", "land": "terra", "artifact": "artefatto",
+            "enchantment": "incantesimo", "planeswalker": "planeswalker", "battle": "battaglia",
+            "instant": "istantaneo", "sorcery": "stregoneria", "kindred": "tribale",
+            "scheme": "intrigo"}
+SUPERTYPES_IT = {"legendary": "leggendario", "world": "mondo", "basic": "base", "snow": "neve"}
+KEYWORDS_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso",
+               "double strike": "doppio attacco", "trample": "travolgere",
+               "lifelink": "legame vitale", "vigilance": "cautela",
+               "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
+               "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
+               "wither": "avvizzire", "phasing": "intermittenza"}
+COUNTERS_IT = {"loyalty": "lealtà", "defense": "difesa", "lore": "sapere", "shield": "scudo",
+               "stun": "stordimento", "charge": "carica", "time": "tempo"}
+DAY_NIGHT_IT = {"day": "giorno", "night": "notte"}
+ATTACK_IT = {"multiple": "più giocatori (attacco multiplo)", "choose": "un solo avversario scelto",
+             "left": "l'avversario a sinistra", "right": "l'avversario a destra"}
+
+# Extra Italian spellings accepted in the form (besides the labels above and the English values).
+_ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre"],
+            "legendary": ["leggendaria", "leggendari", "leggendarie"],
+            "basic": ["base"], "first strike": ["attacco iniziale"],
+            "lifelink": ["legame-vitale"], "indestructible": ["indistruttibili"],
+            "haste": ["rapidita"], "loyalty": ["lealta"]}
+
+GENERIC_CARD = "Carta"           # name of the cards a number stands for ("7" in a zone)
+
+# --- web limits (stricter than the engine's, which are for files) -------------------
+
+MAX_PLAYERS = 8
+MAX_PERMANENTS = 300
+MAX_CARDS = 1500                  # in all zones together, battlefield included
+MAX_ACTIONS = 1000                # in a saved game
+MAX_ZONE_COUNT = 250              # the number that stands for generic cards in one zone
+
+
+def _table(labels: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for en, it in labels.items():
+        out[en.lower()] = en
+        out[it.lower()] = en
+        for extra in _ALIASES.get(en, []):
+            out[extra] = en
+    return out
+
+
+_TYPES = _table(TYPES_IT)
+_SUPERTYPES = _table(SUPERTYPES_IT)
+_KEYWORDS = _table(KEYWORDS_IT)
+_COUNTERS = _table(COUNTERS_IT)
+
+
+def split_list(text: str) -> list[str]:
+    return [x.strip() for x in re.split(r"[,;\n]", text or "") if x.strip()]
+
+
+def to_it(values: list[str], labels: dict[str, str]) -> str:
+    return ", ".join(labels.get(v, v) for v in values or [])
+
+
+def counters_text(counters: Mapping[str, int] | None) -> str:
+    return ", ".join(f"{COUNTERS_IT.get(k, k)}: {n}" for k, n in (counters or {}).items())
+
+
+def limit_errors(data: Any) -> list[tuple[str, str]]:
+    """The web's limits on a scenario's size (Italian, with paths)."""
+    if not isinstance(data, dict):
+        return []
+    errs = []
+    players = data.get("players") if isinstance(data.get("players"), list) else []
+    bf = data.get("battlefield") if isinstance(data.get("battlefield"), list) else []
+    if len(players) > MAX_PLAYERS:
+        errs.append(("players", f"troppi giocatori: {len(players)} (il limite è {MAX_PLAYERS})"))
+    if len(bf) > MAX_PERMANENTS:
+        errs.append(("battlefield", f"troppi permanenti: {len(bf)} (il limite è {MAX_PERMANENTS})"))
+    cards = len(bf)
+    for p in players:
+        if isinstance(p, dict):
+            for z in (*ZONES, "scheme_deck"):
+                if isinstance(p.get(z), list):
+                    cards += len(p[z])
+    if cards > MAX_CARDS:
+        errs.append(("", f"troppe carte: {cards} in tutto (il limite è {MAX_CARDS})"))
+    return errs
+
+
+# --- ids ----------------------------------------------------------------------------
+
+def all_ids(data: dict) -> set[str]:
+    ids: set[str] = set()
+    for p in data.get("players") or []:
+        if isinstance(p, dict):
+            ids.add(str(p.get("id")))
+            for z in (*ZONES, "scheme_deck"):
+                for c in p.get(z) or []:
+                    if isinstance(c, dict):
+                        ids.add(str(c.get("id")))
+    for c in data.get("battlefield") or []:
+        if isinstance(c, dict):
+            ids.add(str(c.get("id")))
+    for s in data.get("stack") or []:
+        if isinstance(s, dict):
+            ids.add(str(s.get("id")))
+            if isinstance(s.get("card"), dict):
+                ids.add(str(s["card"].get("id")))
+    return ids
+
+
+def new_id(prefix: str, used: set[str]) -> str:
+    n = 1
+    while f"{prefix}{n}" in used:
+        n += 1
+    used.add(f"{prefix}{n}")
+    return f"{prefix}{n}"
+
+
+# --- zones as text --------------------------------------------------------------------
+
+def _is_generic(c: Any) -> bool:
+    return (isinstance(c, dict) and c.get("name") == GENERIC_CARD
+            and not c.get("types") and set(c) <= {"id", "name", "types", "owner"})
+
+
+def zone_text(cards: list[dict]) -> str:
+    """One card per line; a run of generic cards is written as its number."""
+    lines: list[str] = []
+    run = 0
+    for c in cards or []:
+        if _is_generic(c):
+            run += 1
+            continue
+        if run:
+            lines.append(str(run))
+            run = 0
+        lines.append(str(c.get("name", "")) if isinstance(c, dict) else "")
+    if run:
+        lines.append(str(run))
+    return "\n".join(lines)
+
+
+def parse_zone(text: str, old: list, owner: str, used: set[str], path: str,
+               errors: list[tuple[str, str]]) -> list[dict]:
+    """Lines → cards.  A line that is a number N stands for N generic cards.  A line
+    naming the card already in that position keeps it (with its types and id)."""
+    flat_old = [c for c in old if isinstance(c, dict)]
+    out: list[dict] = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if re.fullmatch(r"\d+", line):
+            n = int(line)
+            if n > MAX_ZONE_COUNT:
+                errors.append((path, f"al massimo {MAX_ZONE_COUNT} carte generiche per riga"))
+                n = 0
+            for _ in range(n):
+                pos = len(out)
+                if pos < len(flat_old) and _is_generic(flat_old[pos]):
+                    out.append(flat_old[pos])
+                else:
+                    out.append({"id": new_id(f"{owner}-c", used), "name": GENERIC_CARD,
+                                "types": []})
+            continue
+        pos = len(out)
+        if pos < len(flat_old) and flat_old[pos].get("name") == line:
+            out.append(flat_old[pos])
+        else:
+            kept = next((c for c in flat_old if c.get("name") == line and c not in out), None)
+            out.append(kept or {"id": new_id(f"{owner}-c", used), "name": line, "types": []})
+    for c in out:
+        used.add(str(c.get("id")))
+    return out
+
+
+# --- the builder form -------------------------------------------------------------------
+
+class FormReader:
+    """Typed reads of form fields, collecting Italian errors under the field's path."""
+
+    def __init__(self, form: Mapping[str, str]):
+        self.form = form
+        self.errors: list[tuple[str, str]] = []
+
+    def has(self, name: str) -> bool:
+        return name in self.form
+
+    def text(self, name: str, default: str = "") -> str:
+        v = self.form.get(name)
+        return default if v is None else str(v).strip()
+
+    def int(self, name: str, default: int | None = None, nullable: bool = False,
+            minimum: int | None = None) -> int | None:
+        raw = self.form.get(name)
+        if raw is None:
+            return default
+        raw = str(raw).strip().replace("−", "-")
+        if raw == "":
+            if nullable:
+                return None
+            self.errors.append((name, "atteso un intero"))
+            return default
+        if not re.fullmatch(r"[+-]?\d{1,10}", raw):
+            self.errors.append((name, "atteso un intero"))
+            return default
+        n = int(raw)
+        if abs(n) > sc.MAX_INT:
+            self.errors.append((name, f"valore fuori dall'intervallo consentito (da -{sc.MAX_INT} a {sc.MAX_INT})"))
+            return default
+        if minimum is not None and n < minimum:
+            self.errors.append((name, "atteso un intero non negativo" if minimum == 0 else
+                                f"atteso un intero maggiore o uguale a {minimum}"))
+            return default
+        return n
+
+    def bool(self, name: str) -> bool:
+        return self.form.get(name) in ("1", "on", "true", "si", "sì")
+
+    def choice_list(self, name: str, table: dict[str, str], what: str) -> list[str] | None:
+        raw = self.form.get(name)
+        if raw is None:
+            return None
+        out = []
+        for item in split_list(raw):
+            en = table.get(item.lower())
+            if en is None:
+                labels = _labels_for(table)
+                self.errors.append((name, f'{what} sconosciut{"a" if what.startswith("parola") else "o"} '
+                                    f'"{item}" (ammessi: {", ".join(labels.values())})'))
+                continue
+            if en not in out:
+                out.append(en)
+        return out
+
+    def counters(self, name: str) -> dict[str, int] | None:
+        raw = self.form.get(name)
+        if raw is None:
+            return None
+        out: dict[str, int] = {}
+        for item in split_list(raw):
+            m = re.fullmatch(r"(.+?)\s*[:=]\s*([+-]?\d{1,9})", item) or \
+                re.fullmatch(r"([+-]?\d{1,9})\s+(.+)", item)
+            if not m:
+                self.errors.append((name, f'segnalini: scrivi "tipo: numero" (es. "+1/+1: 2"), '
+                                    f'non "{item}"'))
+                continue
+            a, b = m.groups()
+            kind, n = (a, int(b)) if not re.fullmatch(r"[+-]?\d+", a) else (b, int(a))
+            kind = _COUNTERS.get(kind.strip().lower(), kind.strip())
+            if n < 0:
+                self.errors.append((name, "il numero di segnalini non può essere negativo"))
+                continue
+            if n:
+                out[kind] = out.get(kind, 0) + n
+        return out
+
+
+def _labels_for(table: dict[str, str]) -> dict[str, str]:
+    for labels in (TYPES_IT, SUPERTYPES_IT, KEYWORDS_IT):
+        if set(table.values()) == set(labels):
+            return labels
+    return {}
+
+
+def _nullable_choice(r: FormReader, name: str, allowed: set[str]) -> tuple[bool, str | None]:
+    if not r.has(name):
+        return False, None
+    v = r.text(name)
+    if v == "":
+        return True, None
+    if v not in allowed:
+        r.errors.append((name, "scelta non valida"))
+        return False, None
+    return True, v
+
+
+def new_permanent(r: FormReader, prefix: str, data: dict, used: set[str]) -> dict | None:
+    """The quick "add a permanent" row of the builder (None when its name is empty)."""
+    name = r.text(f"{prefix}.name")
+    if not name:
+        return None
+    players = [p.get("id") for p in data.get("players") or [] if isinstance(p, dict)]
+    ctrl = r.text(f"{prefix}.controller") or (players[0] if players else "")
+    perm: dict[str, Any] = {"id": new_id("perm", used), "name": name,
+                            "types": r.choice_list(f"{prefix}.types", _TYPES, "tipo") or [],
+                            "controller": ctrl, "owner": ctrl}
+    kw = r.choice_list(f"{prefix}.keywords", _KEYWORDS, "parola chiave")
+    if kw:
+        perm["keywords"] = kw
+    sup = r.choice_list(f"{prefix}.supertypes", _SUPERTYPES, "supertipo")
+    if sup:
+        perm["supertypes"] = sup
+    subs = split_list(r.text(f"{prefix}.subtypes"))
+    if subs:
+        perm["subtypes"] = subs
+    for key in ("power", "toughness"):
+        n = r.int(f"{prefix}.{key}", nullable=True)
+        if n is not None:
+            perm[key] = n
+    counters = r.counters(f"{prefix}.counters")
+    if counters:
+        perm["counters"] = counters
+    for key in ("tapped", "summoning_sick", "token"):
+        if r.bool(f"{prefix}.{key}"):
+            perm[key] = True
+    return perm
+
+
+def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[str, str]], str]:
+    """Apply the builder form to a copy of ``draft``.
+
+    Returns ``(new data, errors, focus)``: ``errors`` are the form's own errors
+    (numbers that are not numbers, unknown keywords …); the engine validates the
+    result afterwards.  ``focus`` names the field to focus after the action.
+    """
+    d = copy.deepcopy(draft)
+    r = FormReader(form)
+    used = all_ids(d)
+    focus = ""
+    if r.has("title"):
+        d["title"] = r.text("title")
+    if r.has("description"):
+        desc = r.text("description")
+        if desc:
+            d["description"] = desc
+        else:
+            d.pop("description", None)
+    player_ids = {p.get("id") for p in d.get("players") or [] if isinstance(p, dict)}
+    if r.has("options.attack"):
+        v = r.text("options.attack")
+        if v in ATTACK_IT:
+            d.setdefault("options", {})["attack"] = v
+        else:
+            r.errors.append(("options.attack", "scelta non valida"))
+    # turn and designations
+    turn = d.setdefault("turn", {})
+    n = r.int("turn.number", turn.get("number", 1), minimum=1)
+    if n is not None:
+        turn["number"] = n
+    if r.has("turn.active_player"):
+        turn["active_player"] = r.text("turn.active_player")
+    if r.has("turn.step"):
+        turn["step"] = r.text("turn.step")
+    if r.has("day_night"):
+        v = r.text("day_night")
+        if v in ("", "day", "night"):
+            d["day_night"] = v or None
+        else:
+            r.errors.append(("day_night", "scelta non valida"))
+    for key in ("monarch", "initiative"):
+        ok, v = _nullable_choice(r, key, player_ids)
+        if ok:
+            d[key] = v
+    # players
+    for i, p in enumerate(d.get("players") or []):
+        pre = f"players[{i}]"
+        if not isinstance(p, dict) or not r.has(f"{pre}.name"):
+            continue
+        p["name"] = r.text(f"{pre}.name") or str(p.get("id"))
+        for key in ("life", "poison"):
+            v = r.int(f"{pre}.{key}", p.get(key), minimum=0 if key == "poison" else None)
+            if v is not None:
+                p[key] = v
+        if r.has(f"{pre}.max_hand_size"):
+            p["max_hand_size"] = r.int(f"{pre}.max_hand_size", p.get("max_hand_size"),
+                                       nullable=True, minimum=0)
+        for z in ZONES:
+            if r.has(f"{pre}.{z}"):
+                p[z] = parse_zone(r.text(f"{pre}.{z}"), p.get(z) or [], str(p.get("id")), used,
+                                  f"{pre}.{z}", r.errors)
+    # permanents
+    for i, c in enumerate(d.get("battlefield") or []):
+        pre = f"battlefield[{i}]"
+        if not isinstance(c, dict) or not r.has(f"{pre}.name"):
+            continue
+        c["name"] = r.text(f"{pre}.name") or c.get("name", "")
+        for key, table, what in (("types", _TYPES, "tipo"), ("supertypes", _SUPERTYPES, "supertipo"),
+                                 ("keywords", _KEYWORDS, "parola chiave")):
+            vals = r.choice_list(f"{pre}.{key}", table, what)
+            if vals is not None:
+                if vals or key == "types":
+                    c[key] = vals
+                else:
+                    c.pop(key, None)
+        if r.has(f"{pre}.subtypes"):
+            subs = split_list(r.text(f"{pre}.subtypes"))
+            if subs:
+                c["subtypes"] = subs
+            else:
+                c.pop("subtypes", None)
+        for key in ("power", "toughness"):
+            if r.has(f"{pre}.{key}"):
+                v = r.int(f"{pre}.{key}", c.get(key), nullable=True)
+                if v is None:
+                    c.pop(key, None)
+                else:
+                    c[key] = v
+        if r.has(f"{pre}.damage"):
+            c["damage"] = r.int(f"{pre}.damage", c.get("damage", 0), minimum=0) or 0
+        counters = r.counters(f"{pre}.counters")
+        if counters is not None:
+            c["counters"] = counters
+        if r.has(f"{pre}.present"):
+            for key in ("tapped", "summoning_sick", "phased_out", "token"):
+                c[key] = r.bool(f"{pre}.{key}")
+        for key in ("controller", "owner"):
+            if r.has(f"{pre}.{key}"):
+                c[key] = r.text(f"{pre}.{key}")
+        if r.has(f"{pre}.attached_to"):
+            c["attached_to"] = r.text(f"{pre}.attached_to") or None
+    # actions: add, duplicate, remove
+    action = r.text("azione", "salva")
+    perm = new_permanent(r, "nuovo", d, used)
+    if perm is not None:
+        d.setdefault("battlefield", []).append(perm)
+        focus = "nuovo.name"
+    bf = d.get("battlefield") or []
+    m = re.fullmatch(r"(rimuovi|duplica|su|giu):(\d{1,4})", action)
+    if m and int(m.group(2)) < len(bf):
+        kind, i = m.group(1), int(m.group(2))
+        if kind == "rimuovi":
+            gone = bf.pop(i).get("id")
+            for c in bf:
+                if isinstance(c, dict) and c.get("attached_to") == gone:
+                    c["attached_to"] = None
+            focus = "nuovo.name"
+        elif kind == "duplica":
+            twin = copy.deepcopy(bf[i])
+            twin["id"] = new_id("perm", used)
+            bf.insert(i + 1, twin)
+            focus = f"battlefield[{i + 1}].name"
+        elif kind == "su" and i > 0:
+            bf[i - 1], bf[i] = bf[i], bf[i - 1]
+            focus = f"battlefield[{i - 1}].name"
+        elif kind == "giu" and i + 1 < len(bf):
+            bf[i + 1], bf[i] = bf[i], bf[i + 1]
+            focus = f"battlefield[{i + 1}].name"
+    return d, r.errors, focus
+
+
+def field_for(path: str, fields: set[str]) -> str:
+    """The form field an engine error path belongs to (``players[0].hand[3].owner`` → the
+    hand textarea); "" when no field shows it."""
+    p = path
+    while p:
+        if p in fields:
+            return p
+        cut = max(p.rfind("."), p.rfind("["))
+        if cut <= 0:
+            break
+        p = p[:cut]
+    return ""

@@ -1,0 +1,274 @@
+"""The stepper's model: a game document (starting scenario + actions), replayed by the engine.
+
+A saved game is::
+
+    {"format": "judge-partita", "version": 1,
+     "scenario": {…the starting scenario…},
+     "actions": [{"type": "step"}, {"type": "step_to", "step": "cleanup"},
+                 {"type": "next_turn"}, {"type": "decide", "answer": {…} | null}],
+     "redo": [ …actions undone, the next one to redo first… ]}
+
+The web never keeps a Game between requests: each page replays the actions on
+the starting scenario (the engine is deterministic: the seed is in the
+scenario), so a document is the whole truth about a state and its log, and
+undo/redo are list operations on the document.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.engine import Game, IllegalAction, ScenarioError
+from judge.engine.events import Event
+from judge.engine.steps import STEP_NAMES
+from judge.web.scenario_forms import MAX_ACTIONS, STEPS_IT, limit_errors
+
+GAME_FORMAT = "judge-partita"
+GAME_VERSION = 1
+ACTION_TYPES = ("step", "step_to", "next_turn", "decide")
+
+
+def new_game(scenario: dict) -> dict:
+    return {"format": GAME_FORMAT, "version": GAME_VERSION, "scenario": scenario,
+            "actions": [], "redo": []}
+
+
+def is_game(doc: Any) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == GAME_FORMAT
+
+
+def check_game(doc: Any) -> list[tuple[str, str]]:
+    """Structural errors of a game document (Italian, with paths); the scenario is checked
+    by the engine when replayed."""
+    errs: list[tuple[str, str]] = []
+    if not isinstance(doc, dict):
+        return [("", "la partita deve essere un oggetto JSON")]
+    if doc.get("version") != GAME_VERSION:
+        errs.append(("version", f"versione non supportata (attesa {GAME_VERSION})"))
+    for k in doc:
+        if k not in ("format", "version", "scenario", "actions", "redo"):
+            errs.append((k, "campo sconosciuto"))
+    if not isinstance(doc.get("scenario"), dict):
+        errs.append(("scenario", "campo obbligatorio: lo scenario di partenza"))
+    else:
+        errs += [(f"scenario.{p}" if p else "scenario", m) for p, m in limit_errors(doc["scenario"])]
+    for key in ("actions", "redo"):
+        acts = doc.get(key, [])
+        if not isinstance(acts, list):
+            errs.append((key, "attesa una lista"))
+            continue
+        if len(acts) > MAX_ACTIONS:
+            errs.append((key, f"troppe azioni: {len(acts)} (il limite è {MAX_ACTIONS})"))
+            continue
+        for i, a in enumerate(acts):
+            p = f"{key}[{i}]"
+            if not isinstance(a, dict) or a.get("type") not in ACTION_TYPES:
+                errs.append((p, f'azione non valida (tipi ammessi: {", ".join(ACTION_TYPES)})'))
+            elif a["type"] == "step_to" and a.get("step") not in STEP_NAMES:
+                errs.append((f"{p}.step", f'sottofase sconosciuta (ammesse: {", ".join(STEP_NAMES)})'))
+            elif set(a) - {"type", "step", "answer"}:
+                errs.append((p, "campo sconosciuto nell'azione"))
+    return errs
+
+
+def perform(game: Game, action: dict) -> list[Event]:
+    t = action.get("type")
+    if t == "step":
+        return game.step()
+    if t == "step_to":
+        return game.step_to(action["step"])
+    if t == "next_turn":
+        return game.next_turn()
+    if t == "decide":
+        return game.decide(action.get("answer"))
+    raise IllegalAction(f"azione sconosciuta «{t}»")
+
+
+def describe(action: dict) -> str:
+    """An action in Italian, for buttons and the log."""
+    t = action.get("type")
+    if t == "step":
+        return "Passo successivo"
+    if t == "step_to":
+        return f"Avanza fino a: {STEPS_IT.get(action.get('step'), action.get('step'))}"
+    if t == "next_turn":
+        return "Avanza al turno successivo"
+    if t == "decide":
+        return "Decisione" + (" (predefinita)" if action.get("answer") is None else "")
+    return str(t)
+
+
+@dataclass
+class Played:
+    """The outcome of replaying a game document."""
+
+    game: Game
+    steps: list[tuple[int, dict, list[Event]]] = field(default_factory=list)
+    broken: tuple[int, str] | None = None     # (action index, Italian message) when replay stopped
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for _, _, evs in self.steps for e in evs]
+
+
+def replay(doc: dict) -> Played:
+    """Replay a (checked) game document.  ScenarioError if its scenario is invalid."""
+    game = Game.from_dict(copy.deepcopy(doc["scenario"]))
+    played = Played(game)
+    for i, a in enumerate(doc.get("actions") or []):
+        try:
+            evs = perform(game, a)
+        except IllegalAction as e:
+            cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
+            played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire: "
+                                f"{e.message}{cited}")
+            break
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire ({e!r})")
+            break
+        played.steps.append((i, a, evs))
+    return played
+
+
+# --- document operations (pure: each returns a new document) -------------------------
+
+def with_action(doc: dict, action: dict) -> dict:
+    out = copy.deepcopy(doc)
+    out["actions"] = list(out.get("actions") or []) + [action]
+    out["redo"] = []
+    return out
+
+
+def undone(doc: dict) -> dict | None:
+    acts = list(doc.get("actions") or [])
+    if not acts:
+        return None
+    out = copy.deepcopy(doc)
+    last = acts.pop()
+    out["actions"] = acts
+    out["redo"] = [last] + list(out.get("redo") or [])
+    return out
+
+
+def redone(doc: dict) -> dict | None:
+    redo = list(doc.get("redo") or [])
+    if not redo:
+        return None
+    out = copy.deepcopy(doc)
+    out["actions"] = list(out.get("actions") or []) + [redo[0]]
+    out["redo"] = redo[1:]
+    return out
+
+
+# --- decisions from a form --------------------------------------------------------------
+
+def answer_from_form(pending: dict, form) -> Any:
+    """The engine answer for a pending decision from the stepper's form fields.
+
+    Field names use positions in the decision's option lists (``att-0``), never
+    object ids, so any id is safe in a form.  Returns None for "take the default".
+    """
+    kind = pending.get("kind")
+    opts = pending.get("options") or {}
+    if kind == "declare_attackers":
+        out = []
+        for i, c in enumerate(opts.get("creatures") or []):
+            t = form.get(f"att-{i}", "")
+            if t:
+                out.append({"id": c["id"], "target": t})
+        return {"attackers": out}
+    if kind == "declare_blockers":
+        out = []
+        for i, c in enumerate(opts.get("creatures") or []):
+            t = form.get(f"blk-{i}", "")
+            if t:
+                out.append({"id": c["id"], "blocking": t})
+        return {"blockers": out}
+    if kind == "combat_damage_assignment":
+        asg: dict[str, dict[str, int]] = {}
+        for i, c in enumerate(opts.get("creatures") or []):
+            row: dict[str, int] = {}
+            for j, rid in enumerate(c.get("recipients") or []):
+                raw = (form.get(f"dmg-{i}-{j}") or "0").strip()
+                if not re.fullmatch(r"\d{1,6}", raw):
+                    raise IllegalAction(f"danno non valido per {c.get('name')}: «{raw[:20]}» "
+                                        "(atteso un intero non negativo)", ["510.1"])
+                if int(raw):
+                    row[rid] = int(raw)
+            asg[c["id"]] = row
+        return {"assignments": asg}
+    if kind == "discard":
+        return {"cards": list(form.getlist("scarta")) if hasattr(form, "getlist") else []}
+    if kind == "legend_rule":
+        return {"keep": form.get("keep", "")}
+    if kind == "choose_defending_player":
+        return {"player": form.get("player", "")}
+    raw = (form.get("risposta_json") or "").strip()
+    if not raw:
+        return None
+    import json
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise IllegalAction("risposta JSON non valida") from None
+
+
+# --- the log ------------------------------------------------------------------------------
+
+@dataclass
+class LogGroup:
+    turn: int
+    step: str
+    label: str
+    entries: list[tuple[int, Event]]          # (action index, event)
+
+
+def log_groups(played: Played) -> list[LogGroup]:
+    """Events grouped by turn and step, oldest first."""
+    groups: list[LogGroup] = []
+    for i, _, evs in played.steps:
+        for e in evs:
+            if not groups or (groups[-1].turn, groups[-1].step) != (e.turn, e.step):
+                groups.append(LogGroup(e.turn, e.step,
+                                       f"Turno {e.turn} · {STEPS_IT.get(e.step, e.step)}", []))
+            groups[-1].entries.append((i, e))
+    return groups
+
+
+def md_escape(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", text)
+
+
+def markdown_log(title: str, played: Played, rule_url, permalink: str) -> str:
+    """The log as Markdown with rule links, ready to paste into a ruling."""
+    lines = [f"# {md_escape(title or 'Scenario')}", "", f"Partita: <{permalink}>", ""]
+    turn = None
+    for g in log_groups(played):
+        if g.turn != turn:
+            lines += [f"## Turno {g.turn}", ""]
+            turn = g.turn
+        lines += [f"### {STEPS_IT.get(g.step, g.step).capitalize()}", ""]
+        for _, e in g.entries:
+            links = ", ".join(f"[{n}]({rule_url(n)})" for n in e.rules)
+            lines.append(f"- {md_escape(e.text)}" + (f" ({links})" if links else ""))
+        lines.append("")
+    if played.game.pending:
+        p = played.game.pending
+        lines += ["## In attesa", "", f"- {md_escape(p.get('prompt', ''))} ("
+                  + ", ".join(f"[{n}]({rule_url(n)})" for n in p.get("rules", [])) + ")", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def validate_scenario(data: Any) -> list[tuple[str, str]]:
+    """Engine validation plus the web's limits, as ``[(path, message)]`` (empty: valid)."""
+    errs = limit_errors(data)
+    if errs:
+        return errs
+    try:
+        Game.from_dict(copy.deepcopy(data))
+    except ScenarioError as e:
+        return list(e.errors)
+    return []
