@@ -176,7 +176,7 @@ class Game:
             self._continue(ctx)
         return self._run(f"decisione {pending['kind']}", go)
 
-    def act(self, name: str, **params: Any) -> list[Event]:
+    def act(self, name: str, /, **params: Any) -> list[Event]:
         """A judge action outside the turn structure (see ``ACTIONS`` and docs/engine.md)."""
         self._guard()
         entry = ACTIONS.get(name)

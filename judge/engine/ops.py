@@ -321,7 +321,7 @@ def leave_game(ctx: Ctx, pid: str) -> None:
     if owned or regained:
         ctx.emit(["800.4a"], f"Gli oggetti di {pl.name} lasciano la partita "
                  f"({len(owned)} permanenti); gli effetti di controllo di {pl.name} finiscono.",
-                 "leave_game", objects=owned + regained, players=[pid])
+                 "leave_game", objects=owned + regained, players=[pid], left=owned)
     if s.combat is not None:
         s.combat.defending_players = [d for d in s.combat.defending_players if d != pid]
         for a in s.combat.attackers:

@@ -578,8 +578,6 @@ def _check_references(v: _V, st: State) -> None:
             v.err(f"stack[{i}].card.owner", f'giocatore sconosciuto "{s.card.owner}"')
     if st.turn.active_player not in players:
         v.err("turn.active_player", f'giocatore sconosciuto "{st.turn.active_player}"')
-    elif st.player(st.turn.active_player).lost and st.result is None:
-        v.err("turn.active_player", "il giocatore attivo ha già perso la partita")
     for k in st.turn.spells_cast:
         if k not in players:
             v.err(f"turn.spells_cast.{k}", f'giocatore sconosciuto "{k}"')
