@@ -47,8 +47,13 @@ def cited_target(c: Citation, corpus: Corpus) -> str | None:
     return None
 
 
-def link_text(text: str, corpus: Corpus | None = None, *, keep_newlines: bool = True) -> Markup:
-    """``text`` escaped, with every citation linked (or marked, when the number does not exist)."""
+def link_text(
+    text: str, corpus: Corpus | None = None, *, keep_newlines: bool = True, stale: dict[str, str] | None = None
+) -> Markup:
+    """``text`` escaped, with every citation linked (or marked, when the number does not exist).
+
+    ``stale`` maps numbers that an Italian text cites but its English counterpart does not
+    (probably renumbered) to the English citation, shown in the link's title."""
     corpus = corpus or load_corpus()
     text = text or ""
     out: list[str] = []
@@ -57,10 +62,17 @@ def link_text(text: str, corpus: Corpus | None = None, *, keep_newlines: bool = 
         out.append(str(escape(text[pos:c.start])))
         target = cited_target(c, corpus)
         label = escape(text[c.start:c.end])
-        if target is not None:
+        stale_hit = next((n for n in c.numbers if stale and n in stale), None)
+        if target is not None and stale_hit is None:
             title = ", ".join(c.numbers) if len(c.numbers) > 1 else f"Regola {target}"
             out.append(
                 f'<a class="cit" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
+            )
+        elif target is not None:
+            title = f"Numerazione probabilmente superata: il testo inglese in vigore cita {stale[stale_hit]}"
+            out.append(
+                f'<a class="cit cit-obsoleta" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
+                f'<span class="visually-hidden"> (numerazione superata; in inglese {escape(stale[stale_hit])})</span>'
             )
         else:
             missing = ", ".join(c.numbers)
@@ -91,7 +103,7 @@ def word_diff_html(words: list[tuple[str, str]]) -> Markup:
 
 
 def init_app(app) -> None:
-    app.add_template_filter(lambda t: link_text(t), "citazioni")
+    app.add_template_filter(lambda t, stale=None: link_text(t, stale=stale), "citazioni")
     app.add_template_filter(date_it, "data_it")
     app.add_template_filter(rule_title, "titolo_regola")
     app.add_template_filter(word_diff_html, "diff_parole")

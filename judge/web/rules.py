@@ -64,6 +64,21 @@ def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[d
     return out
 
 
+def stale_citations(corpus: Corpus, number: str) -> dict[str, str]:
+    """Numbers the Italian text cites and the English counterpart does not → the English citations."""
+    rule = corpus.get(number)
+    if rule is None or rule.it is None or rule.en is None or rule.is_heading:
+        return {}
+    it_cites = corpus.citations(number, "it")
+    en_cites = corpus.citations(number, "en")
+    only_it = [n for n in it_cites if n not in en_cites]
+    only_en = [n for n in en_cites if n not in it_cites]
+    if not only_it:
+        return {}
+    replacement = ", ".join(only_en) or "altri numeri"
+    return {n: replacement for n in only_it}
+
+
 def text_payload(text) -> dict | None:
     if text is None:
         return None
@@ -203,6 +218,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
         cited_by=cited_by,
         warnings=rule_warnings(corpus, rule.number),
         child_warnings={d.number: rule_warnings(corpus, d.number) for d in descendants},
+        stale={d.number: stale_citations(corpus, d.number) for d in [rule, *descendants]},
         banner=translation_banner(corpus),
         permalink=render.rule_url(rule.number, external=True),
     )

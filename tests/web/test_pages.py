@@ -146,6 +146,8 @@ def test_stale_mana_citation_703_4q(client, corpus):
     body = page(client, "/regole/703.4q")
     assert "avviso-citazione-obsoleta" in body
     assert '<a href="/regole/500.5">500.5</a>' in body
+    # In the Italian text the old number is still a link, marked as probably renumbered.
+    assert re.search(r'<a class="cit cit-obsoleta" href="/regole/500.4" title="[^"]*500\.5">500\.4</a>', body)
 
 
 def test_english_changed_warning_links_to_diff(client, corpus):

@@ -1,0 +1,95 @@
+"""End to end in chromium: open a rule from the home box, follow a citation, use the linker,
+copy a link, keyboard use, and screenshots of the pages (wide and narrow)."""
+
+from __future__ import annotations
+
+import re
+
+from judge.corpus import load_corpus
+
+
+def test_open_rule_from_home_box(page):
+    page.goto("/")
+    page.fill("#q", "704.5A")
+    page.press("#q", "Enter")
+    page.wait_for_url(re.compile(r"/regole/704\.5a$"))
+    assert page.locator("h1").inner_text() == "Regola 704.5a"
+    assert page.console_errors == []
+
+
+def test_slash_key_focuses_search_box(page):
+    page.goto("/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+
+
+def test_follow_a_citation(page):
+    corpus = load_corpus()
+    cited = corpus.citations("703.4d", "en")[0]
+    page.goto("/regole/703.4d")
+    page.locator(f'.lingua[aria-label="Testo inglese"] a.cit[href="/regole/{cited}"]').first.click()
+    page.wait_for_url(re.compile(rf"/regole/{re.escape(cited)}$"))
+    assert page.locator("h1").inner_text() == f"Regola {cited}"
+    # And back up through "citata da".
+    page.locator('.citata-da a[href="/regole/703.4d"]').click()
+    page.wait_for_url(re.compile(r"/regole/703\.4d$"))
+
+
+def test_linker(page):
+    page.goto("/collega")
+    page.fill("#testo", "Secondo la regola 704.5a e CR 117.3a il giocatore perde; la 999.9 non esiste. <script>alert(1)</script>")
+    page.click("button:has-text('Collega')")
+    page.wait_for_selector("#risultato")
+    out = page.locator(".testo-collegato")
+    assert out.locator('a[href="/regole/704.5a"]').count() == 1
+    assert out.locator('a[href="/regole/117.3a"]').count() == 1
+    assert out.locator(".cit-ignota").inner_text().startswith("999.9")
+    assert "<script>alert(1)</script>" in out.inner_text()
+    assert page.locator(".regole-citate dt").count() == 2
+    out.locator('a[href="/regole/704.5a"]').click()
+    page.wait_for_url(re.compile(r"/regole/704\.5a$"))
+    assert page.console_errors == []
+
+
+def test_copy_link(page, browser):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/regole/704.5a")
+    button = page.locator("button.copia-link")
+    assert button.is_visible()
+    button.click()
+    page.wait_for_function("document.querySelector('.copia-esito').textContent.length > 0")
+    assert "copiato" in page.locator(".copia-esito").inner_text() or "Ctrl+C" in page.locator(".copia-esito").inner_text()
+    assert page.evaluate("navigator.clipboard.readText()").endswith("/regole/704.5a")
+
+
+def test_focus_is_visible(page):
+    page.goto("/regole/704.5a")
+    page.keyboard.press("Tab")  # skip link
+    assert page.evaluate("document.activeElement.className") == "skip"
+    outline = page.evaluate("getComputedStyle(document.activeElement).left")
+    assert outline != "-999px"
+
+
+def test_screenshots(page, screenshots):
+    shots = [
+        ("regola", "/regole/703.4q"),
+        ("regola-inglese", "/regole/704.5a"),
+        ("sezione", "/regole/514"),
+        ("home", "/"),
+        ("turno", "/turno"),
+        ("modifiche", "/modifiche/20251114..20260619?sezione=121"),
+        ("non-trovata", "/regole/704.99"),
+    ]
+    for name, url in shots:
+        for width, label in ((1280, "wide"), (390, "narrow")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.console_errors.clear()
+            page.goto(url)
+            path = screenshots / f"{name}-{label}.png"
+            page.screenshot(path=str(path), full_page=name.startswith("regola"))
+            assert path.stat().st_size > 0
+            # Nothing wider than the viewport on a phone.
+            if width == 390:
+                assert page.evaluate("document.documentElement.scrollWidth") <= 392, (name, url)
+            if name != "non-trovata":  # a 404 response is itself logged as a failed load
+                assert page.console_errors == [], (name, page.console_errors)
