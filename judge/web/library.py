@@ -72,7 +72,7 @@ def _read(path: Path) -> LibraryEntry | None:
 
 def library(folder: Path | None = None) -> list[LibraryEntry]:
     """Every readable library scenario, sorted by title."""
-    folder = folder or LIBRARY_DIR
+    folder = Path(folder) if folder else LIBRARY_DIR
     key = _fingerprint(folder)
     with _lock:
         if _cache["key"] == key:

@@ -192,10 +192,15 @@ def _url_for_doc(kind: str, ident: str, external: bool = False) -> str:
 
 # --- the start page ---------------------------------------------------------------------------
 
+def _library_dir():
+    """The library folder (config ``SCENARIO_LIBRARY``, default ``scenarios/``)."""
+    return current_app.config.get("SCENARIO_LIBRARY") or None
+
+
 def _start_page(status: int = 200, **ctx):
     ctx.setdefault("form", {})
     return render_template("scenario_start.html", variants=forms.VARIANTS_IT,
-                           entries=library.library(), errors=ctx.pop("errors", []),
+                           entries=library.library(_library_dir()), errors=ctx.pop("errors", []),
                            message=ctx.pop("message", ""), **ctx), status
 
 
@@ -245,7 +250,7 @@ def importa():
 
 
 def _library_data(slug: str) -> dict:
-    data = library.load(slug)
+    data = library.load(slug, _library_dir())
     if data is None:
         raise BadRequest(404, "Scenario della libreria non trovato.")
     errs = play.validate_scenario(data)

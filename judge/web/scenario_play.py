@@ -239,7 +239,10 @@ def log_groups(played: Played) -> list[LogGroup]:
 
 
 def md_escape(text: str) -> str:
-    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", text)
+    """Text safe in Markdown: formatting characters escaped, angle brackets as entities
+    (so no renderer turns a card name into HTML)."""
+    text = re.sub(r"([\\`*_\[\]#|])", r"\\\1", text)
+    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def markdown_log(title: str, played: Played, rule_url, permalink: str) -> str:

@@ -1,0 +1,220 @@
+/* The simulator, enhanced: forms submit without a page reload (the server's page is
+   fetched and its #sc-app swapped in), rule numbers show their text on hover, focus or
+   tap, permalinks copy with a button, and the stepper has keyboard shortcuts.
+   Without this file every form still works: each one is a plain POST → 303 → GET. */
+(function () {
+  "use strict";
+
+  var busy = false;
+
+  function app() { return document.getElementById("sc-app"); }
+
+  function submitterData(form, submitter) {
+    var data;
+    try { data = new FormData(form, submitter || undefined); }
+    catch (e) {
+      data = new FormData(form);
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    }
+    return data;
+  }
+
+  function focusAfterSwap(root, submitter) {
+    var target = root.querySelector("[autofocus]") || root.querySelector("[aria-invalid=true]");
+    if (!target && submitter && submitter.name) {
+      var sel = 'button[name="' + CSS.escape(submitter.name) + '"][value="' + CSS.escape(submitter.value) + '"]';
+      target = root.querySelector(sel);
+      if (target && target.disabled) target = null;
+    }
+    if (!target) target = root.querySelector(".sc-alert") || root.querySelector(".sc-decision select, .sc-decision input") || root.querySelector("h1");
+    if (target) {
+      if (!target.hasAttribute("tabindex") && /^(H1|DIV|SECTION)$/.test(target.tagName)) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: false });
+      if (target.select && target.tagName === "INPUT" && target.type !== "checkbox") {
+        try { target.select(); } catch (e) { /* not selectable */ }
+      }
+    }
+  }
+
+  function onSubmit(ev) {
+    var form = ev.target;
+    if (!form.matches || !form.matches("form[data-sc-form]")) return;
+    if (!window.fetch || !window.DOMParser) return;
+    ev.preventDefault();
+    if (busy) return;
+    var submitter = ev.submitter || document.activeElement;
+    if (submitter && submitter.form !== form) submitter = null;
+    var data = submitterData(form, submitter);
+    var root = app();
+    busy = true;
+    if (root) root.classList.add("sc-busy");
+    fetch(form.action, { method: "POST", body: data, credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (resp) {
+        return resp.text().then(function (html) { return { resp: resp, html: html }; });
+      })
+      .then(function (r) {
+        var doc = new DOMParser().parseFromString(r.html, "text/html");
+        var fresh = doc.getElementById("sc-app");
+        if (!fresh) { native(form, submitter); return; }
+        var old = app();
+        old.replaceWith(document.importNode(fresh, true));
+        document.title = doc.title;
+        if (r.resp.url && r.resp.url !== location.href && r.resp.redirected) {
+          history.pushState({ sc: true }, "", r.resp.url);
+        }
+        init(app());
+        focusAfterSwap(app(), submitter);
+      })
+      .catch(function () { native(form, submitter); })
+      .then(function () { busy = false; var a = app(); if (a) a.classList.remove("sc-busy"); });
+  }
+
+  function native(form, submitter) {
+    form.removeAttribute("data-sc-form");
+    if (form.requestSubmit) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    else form.submit();
+  }
+
+  /* --- rule text popover ------------------------------------------------------------- */
+  var pop = null, popFor = null, hideTimer = null;
+
+  function ensurePop() {
+    if (pop) return pop;
+    pop = document.createElement("div");
+    pop.className = "sc-pop";
+    pop.id = "sc-pop";
+    pop.setAttribute("role", "tooltip");
+    pop.hidden = true;
+    pop.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+    pop.addEventListener("mouseleave", scheduleHide);
+    document.body.appendChild(pop);
+    return pop;
+  }
+
+  function showPop(link, withLink) {
+    var p = ensurePop();
+    clearTimeout(hideTimer);
+    p.textContent = "";
+    var h = document.createElement("strong");
+    h.textContent = "Regola " + link.textContent;
+    p.appendChild(h);
+    if (link.dataset.lingua === "en") {
+      var l = document.createElement("span");
+      l.className = "sc-pop-lang";
+      l.textContent = "Testo inglese (manca la traduzione italiana)";
+      p.appendChild(l);
+      p.appendChild(document.createElement("br"));
+    }
+    p.appendChild(document.createTextNode(link.dataset.testo));
+    if (withLink) {
+      var a = document.createElement("a");
+      a.href = link.href;
+      a.textContent = "Apri la regola " + link.textContent + " →";
+      p.appendChild(document.createElement("br"));
+      p.appendChild(a);
+    }
+    p.hidden = false;
+    var r = link.getBoundingClientRect();
+    var top = window.scrollY + r.bottom + 6;
+    var left = Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - p.offsetWidth - 8));
+    p.style.top = top + "px";
+    p.style.left = left + "px";
+    popFor = link;
+    link.setAttribute("aria-describedby", "sc-pop");
+  }
+
+  function hidePop() {
+    if (pop) pop.hidden = true;
+    if (popFor) popFor.removeAttribute("aria-describedby");
+    popFor = null;
+  }
+
+  function scheduleHide() { clearTimeout(hideTimer); hideTimer = setTimeout(hidePop, 200); }
+
+  var lastPointer = "mouse";
+  document.addEventListener("pointerdown", function (e) { lastPointer = e.pointerType || "mouse"; }, true);
+
+  function ruleLink(el) { return el && el.closest ? el.closest("a.sc-rule[data-testo]") : null; }
+
+  document.addEventListener("mouseover", function (e) {
+    var a = ruleLink(e.target);
+    if (a && lastPointer === "mouse") showPop(a, false);
+  });
+  document.addEventListener("mouseout", function (e) {
+    if (ruleLink(e.target)) scheduleHide();
+  });
+  document.addEventListener("focusin", function (e) {
+    var a = ruleLink(e.target);
+    if (a) showPop(a, false);
+    else if (pop && !pop.contains(e.target)) hidePop();
+  });
+  document.addEventListener("click", function (e) {
+    var a = ruleLink(e.target);
+    if (a && lastPointer !== "mouse" && popFor !== a) {
+      e.preventDefault();            // first tap: show the text, with a link to open the rule
+      showPop(a, true);
+      return;
+    }
+    if (pop && !pop.hidden && !pop.contains(e.target) && !a) hidePop();
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") hidePop();
+  });
+
+  /* --- copy buttons, shortcuts, log scrolling -------------------------------------------- */
+  function addCopyButtons(root) {
+    root.querySelectorAll("input[data-copy]").forEach(function (input) {
+      if (input.nextElementSibling && input.nextElementSibling.classList.contains("sc-copy")) return;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "sc-copy";
+      b.textContent = "Copia";
+      var ok = document.createElement("span");
+      ok.className = "sc-copy-ok";
+      ok.setAttribute("role", "status");
+      b.addEventListener("click", function () {
+        var done = function () { ok.textContent = "Copiato"; setTimeout(function () { ok.textContent = ""; }, 2500); };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(input.value).then(done, function () { input.select(); document.execCommand("copy"); done(); });
+        } else { input.select(); document.execCommand("copy"); done(); }
+      });
+      input.addEventListener("focus", function () { input.select(); });
+      input.insertAdjacentElement("afterend", ok);
+      input.insertAdjacentElement("afterend", b);
+    });
+  }
+
+  function scrollLog(root) {
+    var body = root.querySelector(".sc-log-body");
+    if (body) body.scrollTop = body.scrollHeight;
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var root = app();
+    if (!root || !root.classList.contains("sc-stepper")) return;
+    var map = { n: "passo", t: "turno", u: "annulla", r: "ripeti" };
+    var v = map[e.key];
+    if (!v) return;
+    var b = root.querySelector('.sc-controls button[value="' + v + '"]');
+    if (b && !b.disabled) { e.preventDefault(); b.click(); }
+  });
+
+  function init(root) {
+    if (!root) return;
+    addCopyButtons(root);
+    scrollLog(root);
+    var f = root.dataset.focus;
+    if (f) {
+      var el = root.querySelector('[name="' + CSS.escape(f) + '"]');
+      if (el && document.activeElement !== el) el.focus();
+    }
+  }
+
+  document.addEventListener("submit", onSubmit);
+  window.addEventListener("popstate", function () { location.reload(); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { init(app()); });
+  else init(app());
+})();

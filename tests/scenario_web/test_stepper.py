@@ -1,0 +1,182 @@
+"""The stepper: steps, decisions answered from the page, the log with its rules, undo/redo,
+exports, permalinks across restarts, the JSON API."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from judge.engine import Game
+from judge.engine.scenario import new_scenario
+from judge.web import create_app
+
+from .conftest import TOKEN_RE, Sim, bear
+
+
+def full_hand_scenario() -> dict:
+    d = new_scenario("two-player", title="Orso e mano piena")
+    d["battlefield"] = [bear("p1")]
+    d["players"][0]["hand"] = [{"id": f"h{i}", "name": f"Carta {i}", "types": []} for i in range(9)]
+    return d
+
+
+def log_entries(html: str) -> list[str]:
+    body = html.split('class="sc-log-body"', 1)[1]
+    return [re.sub(r"<[^>]+>", "", x).strip() for x in re.findall(r'<li class="sc-ev[^"]*">(.*?)</li>', body, re.S)]
+
+
+def where(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'class="sc-where"[^>]*>(.*?)</p>', html, re.S).group(1))).strip()
+
+
+def test_a_turn_with_attack_and_discard(sim):
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    html = sim.page(g)
+    assert "Turno 1" in where(html) and "mantenimento" in where(html)
+    assert "Orso" in html and 'sc-b-sick' not in html
+
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    html = sim.page(g)
+    assert "Decisione: Alice" in html and 'name="att-0"' in html
+    assert re.search(r'<option value="">non attacca</option>', html)      # the default: no attackers
+    assert "dichiarazione degli attaccanti" in where(html)
+    # stepping is refused while a decision is pending
+    r = sim.post(g, {"azione": "passo"})
+    assert r.status_code == 422 and "decisione in sospeso" in r.get_data(as_text=True)
+
+    g = sim.act(g, azione="decidi", **{"att-0": "p2"})
+    html = sim.page(g)
+    entries = log_entries(html)
+    attack = next(e for e in entries if "attacca Bruno" in e)
+    assert "Orso (2/2) attacca Bruno e si TAPpa" in attack and "508.1f" in attack
+    assert "sc-b-attack" in html and "attacca Bruno" in html and "sc-tapped" in html
+    # every rule number links to its page and carries its text for the hover
+    link = re.search(r'<a class="sc-rule" href="/regole/508.1f" title="508.1f — ([^"]+)" data-testo="[^"]+"', html)
+    assert link and len(link.group(1)) > 20
+
+    g = sim.act(g, azione="vai", fino_a="cleanup")
+    html = sim.page(g)
+    assert "Bruno" in html and re.search(r'class="sc-life">18<', html)      # 2 combat damage
+    assert "Decisione: Alice" in html and "sceglie 2 carte da scartare" in html
+    # the default is preselected: the last two cards
+    checked = re.findall(r'name="scarta" value="(h\d)" checked', html)
+    assert checked == ["h7", "h8"]
+    # a wrong answer is refused with the engine's Italian message and rule
+    r = sim.post(g, {"azione": "decidi", "scarta": "h0"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and "bisogna scartare esattamente 2 carte diverse" in body
+    assert 'href="/regole/514.1"' in body
+    assert re.findall(r'name="scarta" value="(h\d)" checked', body) == ["h0"]   # the choice is kept
+
+    g2 = sim.act(g, azione="decidi", scarta=["h0", "h1"])
+    html = sim.page(g2)
+    discard = next(e for e in log_entries(html) if "scarta" in e)
+    assert "Alice scarta 2 carte per scendere a 7: Carta 0, Carta 1" in discard
+    assert "703.4n" in discard and "514.1" in discard
+    # grouped by turn and step
+    heads = re.findall(r'<h3 class="sc-log-step">(.*?)</h3>', html)
+    assert heads[0] == "Turno 1 · sottofase di mantenimento" and heads[-1] == "Turno 1 · sottofase di cancellazione"
+    assert len(heads) == len(set(heads))
+
+    # undo goes back to the pending discard; redo returns to the same permalink
+    g3 = sim.act(g2, azione="annulla")
+    assert "sceglie 2 carte da scartare" in sim.page(g3)
+    g4 = sim.act(g3, azione="ripeti")
+    assert g4 == g2
+    r = sim.post(g4, {"azione": "ripeti"})
+    assert r.status_code == 422 and "niente da ripetere" in r.get_data(as_text=True)
+
+
+def test_next_turn_and_legend_rule_decision(sim, client):
+    r = client.get("/simulatore/libreria/leggende/avvia")
+    g = r.location
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    assert "Quale Isamaru tieni?" in html
+    assert re.search(r'name="keep" value="l2" checked', html)             # default preselected
+    g = sim.act(g, azione="decidi", keep="l1")
+    html = sim.page(g)
+    assert any("Regola delle leggende" in e and "704.5j" in e for e in log_entries(html))
+    g = sim.act(g, azione="turno")
+    html = sim.page(g)
+    # Isamaru may attack: the next turn waits for the declaration (default: no attackers)
+    assert "Turno 1" in where(html) and "Decisione: Alice" in html
+    g = sim.act(g, azione="predefinita")
+    assert any("Alice non dichiara attaccanti" in e for e in log_entries(sim.page(g)))
+    g = sim.act(g, azione="vai", fino_a="turno")
+    html = sim.page(g)
+    assert "Turno 2" in where(html) and "giocatore attivo Bruno" in where(html)
+    assert "Inizia il turno 2: giocatore attivo Bruno." in " ".join(log_entries(html))
+
+
+def test_exports_match_the_engine(sim, client):
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    g = sim.act(g, azione="decidi", **{"att-0": "p2"})
+    # current state: a scenario file the engine loads, with the attacker tapped
+    r = client.get(g + "/scenario.json")
+    assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
+    state = Game.from_dict(json.loads(r.data))
+    assert state.state.perm("orso").tapped and state.state.combat.attackers[0]["target"] == "p2"
+    # starting state plus actions: importing it gives back the very same permalink
+    r = client.get(g + "/partita.json")
+    doc = json.loads(r.data)
+    assert doc["format"] == "judge-partita" and [a["type"] for a in doc["actions"]] == ["step_to", "decide"]
+    assert sim.upload(doc) == g
+    # the log in Markdown, with absolute rule links
+    md = client.get(g + "/registro.md").get_data(as_text=True)
+    assert md.startswith("# Orso e mano piena\n")
+    assert "## Turno 1" in md and "### Sottofase di dichiarazione degli attaccanti" in md
+    assert "- Orso (2/2) attacca Bruno e si TAPpa. ([703.4i](http://localhost/regole/703.4i)" in md
+    assert f"Partita: <http://localhost{g}>" in md
+    # the builder can continue from the current state
+    r = client.get(g + "/modifica")
+    assert r.status_code == 303
+    html = client.get(r.location).get_data(as_text=True)
+    assert re.search(r'id="f-battlefield-0-tapped" name="battlefield\[0\].tapped" value="1" checked', html)
+
+
+def test_permalink_survives_a_restart(tmp_path, library_dir):
+    inst = tmp_path / "istanza"
+    app = create_app({"INSTANCE_PATH": str(inst), "TESTING": True, "SCENARIO_LIBRARY": str(library_dir)})
+    c = app.test_client()
+    tok = TOKEN_RE.search(c.get("/simulatore").get_data(as_text=True)).group(1)
+    s = Sim(c, tok)
+    g = s.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    g = s.act(g, azione="vai", fino_a="declare_attackers")
+    before = s.page(g)
+    # a new process would build a new app on the same instance folder; a new client has no cookies
+    app2 = create_app({"INSTANCE_PATH": str(inst), "TESTING": True, "SCENARIO_LIBRARY": str(library_dir)})
+    after = app2.test_client().get(g)
+    assert after.status_code == 200
+    strip = lambda h: re.sub(r'name="csrf_token" value="[^"]+"', "", h)     # noqa: E731
+    assert strip(after.get_data(as_text=True)) == strip(before)
+
+
+def test_json_api(client):
+    r = client.post("/api/scenari", json=full_hand_scenario())
+    assert r.status_code == 201 and r.get_json()["tipo"] == "scenario"
+    r = client.post("/api/scenari", json={"format": "judge-partita", "version": 1,
+                                          "scenario": full_hand_scenario()})
+    body = r.get_json()
+    assert r.status_code == 201 and body["tipo"] == "partita" and body["url"].startswith("http://localhost/s/")
+    gid = body["id"]
+    r = client.post(f"/api/scenari/{gid}/azioni", json={"type": "step_to", "step": "declare_attackers"})
+    out = r.get_json()
+    assert r.status_code == 201 and out["in_attesa"]["kind"] == "declare_attackers"
+    assert any(e["rules"][:1] == ["506.1"] for e in out["eventi"])
+    r = client.post(f"/api/scenari/{out['id']}/azioni",
+                    json={"type": "decide", "answer": {"attackers": [{"id": "orso", "target": "nessuno"}]}})
+    err = r.get_json()["error"]
+    assert r.status_code == 422 and "non può attaccare" in err["message"] and "508.1b" in err["rules"]
+    r = client.post(f"/api/scenari/{out['id']}/azioni", json={"type": "undo"})
+    undone = r.get_json()
+    assert r.status_code == 201 and undone["documento"]["actions"] == []
+    assert undone["documento"]["redo"] == [{"type": "step_to", "step": "declare_attackers"}]
+    r = client.post(f"/api/scenari/{undone['id']}/azioni", json={"type": "redo"})
+    assert r.get_json()["id"] == out["id"]                       # redo: the same permalink again
+    assert client.post("/api/scenari", data="x", content_type="text/plain").status_code == 415
+    r = client.post("/api/scenari", data="{", content_type="application/json")
+    assert r.status_code == 422 and "JSON non valido" in r.get_json()["error"]["message"]
+    r = client.post("/api/scenari", json={"format": "judge-scenario", "version": 1, "players": []})
+    assert r.status_code == 422 and r.get_json()["error"]["errors"][0]["path"] == "players"
