@@ -14,7 +14,7 @@ from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
 from judge.web.errors import error_response
-from judge.web.linker import EMPTY_MESSAGE, MAX_LINKER_CHARS, link_report, too_long_message
+from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
 from judge.web.rules import (
     _not_found,
     changes,
@@ -105,8 +105,6 @@ def collega():
         )
     if len(text) > MAX_LINKER_CHARS:
         return error_response(413, too_long_message(len(text)), limit=MAX_LINKER_CHARS, length=len(text))
-    if not text.strip():
-        return error_response(400, EMPTY_MESSAGE)
     report = link_report(text, corpus, external=True)
     return jsonify({
         "text": text,

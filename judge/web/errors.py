@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 MESSAGES = {
@@ -40,7 +40,12 @@ def error_response(status: int, message: str | None = None, **extra):
 def _http_error(exc: HTTPException):
     status = exc.code or 500
     description = exc.description if exc.description and not exc.description.startswith(("The ", "A ", "You ", "This ")) else None
-    return error_response(status, description or MESSAGES.get(status))
+    response = make_response(error_response(status, description or MESSAGES.get(status)))
+    # Keep the headers the status needs (Allow on 405, Retry-After on 429/503).
+    for name, value in exc.get_headers():
+        if name.lower() in ("allow", "retry-after"):
+            response.headers[name] = value
+    return response
 
 
 def _unexpected(exc: Exception):

@@ -102,9 +102,17 @@ def translation_banner(corpus: Corpus) -> str:
 # -- rule pages -----------------------------------------------------------------------
 
 
+def nearest_rules(corpus: Corpus, text: str, limit: int = 7) -> list[Rule]:
+    """corpus.nearest on the ASCII part of what was typed: other Unicode "digits" (², ٣) are no rule number."""
+    try:
+        return corpus.nearest("".join(ch for ch in text if ch.isascii()), limit)
+    except ValueError:
+        return []
+
+
 def _not_found(corpus: Corpus, numero: str):
     shown = (numero or "").strip()[:MAX_NUMBER_INPUT]
-    nearest = corpus.nearest(shown, 7)
+    nearest = nearest_rules(corpus, shown)
     removed_in = None
     from judge.numbers import RuleNumber, RuleNumberError
 
@@ -280,13 +288,16 @@ def parse_interval(corpus: Corpus, intervallo: str):
 
 def parse_section_filter(corpus: Corpus, value: str | None):
     """A chapter ("7") or section ("704") filter, None for all, or an error response."""
-    v = (value or "").strip()
+    v = value or ""
     if not v:
         return None, None
     if re.fullmatch(r"[1-9]|[1-9]\d{2}", v):
         known = {str(c) for e in corpus.editions for c in e.chapters} | {str(s) for e in corpus.editions for s in e.sections}
         if v in known:
             return v, None
+        return None, error_response(
+            404, f"Il capitolo o la sezione «{v}» non esiste in nessuna edizione del Regolamento."
+        )
     shown = v[:MAX_NUMBER_INPUT]
     return None, error_response(
         400, f"Filtro «{shown}» non valido: indica un capitolo (es. 7) o una sezione (es. 704) del Regolamento."

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from judge.checks import corpus_findings
+from judge.web.rules import nearest_rules
 from judge.diff import diff_editions
 from judge.web.linker import MAX_LINKER_CHARS
 
@@ -59,10 +60,10 @@ def test_rule_forgiving_redirect(client):
     assert r.status_code == 301 and r.headers["Location"] == "/api/regole/704.5a"
 
 
-@pytest.mark.parametrize("bad", ["999.9", "banana", "<script>x</script>", "9" * 300])
+@pytest.mark.parametrize("bad", ["999.9", "banana", "<script>x</script>", "9" * 300, "10²", "10:::\U0010481b"])
 def test_rule_unknown(client, corpus, bad):
     err = error_of(client.get(f"/api/regole/{bad}"), 404)
-    assert err["nearest"] == [r.number for r in corpus.nearest(bad[:60], 7)]
+    assert err["nearest"] == [r.number for r in nearest_rules(corpus, bad[:60])]
 
 
 def test_unknown_api_path_is_json(client):
@@ -94,7 +95,8 @@ def test_collega_errors(client):
     error_of(client.post("/api/collega", json={"testo_sbagliato": 1}), 400)
     error_of(client.post("/api/collega", json={"text": 42}), 400)
     error_of(client.post("/api/collega", json=["a"]), 400)
-    error_of(client.post("/api/collega", json={"text": "   "}), 400)
+    empty = client.post("/api/collega", json={"text": "   "}).get_json()
+    assert empty["spans"] == [] and empty["rules"] == [] and empty["unknown"] == []
     error_of(client.post("/api/collega", data=b"\x00\x01", content_type="application/octet-stream"), 415)
     err = error_of(client.post("/api/collega", json={"text": "704.5a " * (MAX_LINKER_CHARS // 7 + 10)}), 413)
     assert "troppo lungo" in err["message"]
@@ -124,7 +126,7 @@ def test_modifiche_errors(client, interval, status):
 
 def test_modifiche_bad_section(client, corpus):
     old, new = corpus.editions[-2], corpus.editions[-1]
-    error_of(client.get(f"/api/modifiche/{old.id}..{new.id}?sezione=999"), 400)
+    error_of(client.get(f"/api/modifiche/{old.id}..{new.id}?sezione=999"), 404)
     error_of(client.get(f"/api/modifiche/{old.id}..{new.id}?sezione=<script>"), 400)
 
 

@@ -9,6 +9,7 @@ import pytest
 from markupsafe import escape as _escape
 
 from judge.checks import corpus_findings
+from judge.web.rules import nearest_rules
 from judge.citations import find_citations
 from judge.corpus import italian_date
 
@@ -180,7 +181,7 @@ def test_chapter_shortcut_and_section(client):
     assert client.get("/r/703").headers["Location"] == "/regole/703"
 
 
-@pytest.mark.parametrize("bad", ["999.9", "704.99", "704.5zz", "banana", "<script>alert(1)</script>", "9" * 500, "%00", "704..5"])
+@pytest.mark.parametrize("bad", ["999.9", "704.99", "704.5zz", "banana", "<script>alert(1)</script>", "9" * 500, "%00", "704..5", "10²"])
 def test_unknown_number_is_italian_404_with_nearest(client, corpus, bad):
     r = client.get(f"/regole/{bad}")
     assert r.status_code == 404
@@ -188,7 +189,7 @@ def test_unknown_number_is_italian_404_with_nearest(client, corpus, bad):
     assert check_html(body) == []
     assert "<script>alert" not in body
     assert "non esiste" in body or "non è un numero di regola valido" in body
-    nearest = corpus.nearest(bad[:60], 7)
+    nearest = nearest_rules(corpus, bad[:60])
     for n in nearest:
         assert f'href="/regole/{n.number}"' in body
 
