@@ -76,7 +76,7 @@
   }
 
   /* --- rule text popover ------------------------------------------------------------- */
-  var pop = null, popFor = null, hideTimer = null;
+  var pop = null, popFor = null, popTapped = null, hideTimer = null;
 
   function ensurePop() {
     if (pop) return pop;
@@ -127,6 +127,7 @@
     if (pop) pop.hidden = true;
     if (popFor) popFor.removeAttribute("aria-describedby");
     popFor = null;
+    popTapped = null;
   }
 
   function scheduleHide() { clearTimeout(hideTimer); hideTimer = setTimeout(hidePop, 200); }
@@ -150,9 +151,10 @@
   });
   document.addEventListener("click", function (e) {
     var a = ruleLink(e.target);
-    if (a && lastPointer !== "mouse" && popFor !== a) {
+    if (a && lastPointer !== "mouse" && popTapped !== a) {
       e.preventDefault();            // first tap: show the text, with a link to open the rule
       showPop(a, true);
+      popTapped = a;
       return;
     }
     if (pop && !pop.hidden && !pop.contains(e.target) && !a) hidePop();
@@ -160,6 +162,7 @@
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape") hidePop();
   });
+  window.addEventListener("resize", hidePop);
 
   /* --- copy buttons, shortcuts, log scrolling -------------------------------------------- */
   function addCopyButtons(root) {

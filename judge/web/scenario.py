@@ -213,7 +213,7 @@ def builder():
 def nuovo():
     variant = request.form.get("variant", "two-player")
     raw_n = (request.form.get("players") or "").strip()
-    title = (request.form.get("title") or "").strip()[:sc.MAX_TEXT] or None
+    title = (request.form.get("title") or "").strip()[:sc.MAX_TEXT]
     n = None
     if raw_n:
         if not raw_n.isdigit() or not 2 <= int(raw_n) <= forms.MAX_PLAYERS:
@@ -223,6 +223,7 @@ def nuovo():
     if variant not in VARIANTS:
         return _start_page(422, errors=[("variant", "variante sconosciuta")],
                            message="Controlla i campi evidenziati.", form=request.form)
+    title = title or f"Nuovo scenario: {forms.VARIANTS_IT[variant]}"
     try:
         data = sc.new_scenario(variant, n, title)
     except ScenarioError as e:

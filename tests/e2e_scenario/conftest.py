@@ -1,0 +1,73 @@
+"""Browser tests of the simulator: the real app behind waitress, Debian's chromium via Playwright."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from judge import ROOT
+from judge.engine.scenario import new_scenario
+from judge.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-output" / "simulatore"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    import waitress
+
+    base = tmp_path_factory.mktemp("sim-e2e")
+    lib = base / "libreria"
+    lib.mkdir()
+    d = new_scenario("two-player", title="Due leggende")
+    d["rules"] = ["704.5j"]
+    d["turn"]["step"] = "precombat_main"
+    d["battlefield"] = [{"id": f"l{i}", "name": "Isamaru", "types": ["creature"],
+                         "supertypes": ["legendary"], "power": 2, "toughness": 2,
+                         "controller": "p1"} for i in (1, 2)]
+    (lib / "leggende.json").write_text(json.dumps(d), encoding="utf-8")
+    app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
+                      "SCENARIO_LIBRARY": str(lib)})
+    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.effective_port}"
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium non installato (apt-get install chromium)")
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture()
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="it-IT")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # A 422 answer to a form is expected (validation); anything else logged as an error is not.
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 422" not in m.text else None)
+    yield pg
+    ctx.close()
+    assert not errors, errors                   # no JS errors, no CSP violations
