@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,8 +30,10 @@ class Game:
     def __init__(self, state: State):
         self.state = state
         self.events: list[Event] = []
-        self._past: list[tuple[State, int, str]] = []
-        self._future: list[tuple[State, list[Event], str]] = []
+        # Snapshots are pickled bytes: cheap to take, and invisible to the
+        # garbage collector (live copies made long games quadratic).
+        self._past: list[tuple[bytes, int, str]] = []
+        self._future: list[tuple[bytes, list[Event], str]] = []
 
     # --- construction and serialisation ---------------------------------------------
     @classmethod
@@ -78,12 +81,12 @@ class Game:
 
     # --- transactions -----------------------------------------------------------------
     def _run(self, label: str, fn: Callable[[Ctx], None]) -> list[Event]:
-        before = copy.deepcopy(self.state)
+        before = _freeze(self.state)
         ctx = Ctx(self.state)
         try:
             fn(ctx)
         except BaseException:
-            self.state = before                    # the state is unchanged
+            self.state = _thaw(before)             # the state is unchanged
             raise
         self._past.append((before, len(self.events), label))
         self._future.clear()
@@ -96,18 +99,18 @@ class Game:
             raise IllegalAction(f"non si può annullare {n} operazioni (disponibili: {len(self._past)})")
         for _ in range(n):
             before, n_events, label = self._past.pop()
-            self._future.append((self.state, self.events[n_events:], label))
+            self._future.append((_freeze(self.state), self.events[n_events:], label))
             del self.events[n_events:]
-            self.state = before
+            self.state = _thaw(before)
 
     def redo(self, n: int = 1) -> None:
         if n < 1 or n > len(self._future):
             raise IllegalAction(f"non si può ripetere {n} operazioni (disponibili: {len(self._future)})")
         for _ in range(n):
             after, events, label = self._future.pop()
-            self._past.append((self.state, len(self.events), label))
+            self._past.append((_freeze(self.state), len(self.events), label))
             self.events.extend(events)
-            self.state = after
+            self.state = _thaw(after)
 
     def undo_to(self, index: int) -> None:
         """Return to the state after the first ``index`` operations of the history."""
@@ -387,6 +390,14 @@ class Game:
         else:
             procedure += ["sba", "priority"]
         s.procedure = procedure
+
+
+def _freeze(state: State) -> bytes:
+    return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+
+
+def _thaw(data: bytes) -> State:
+    return pickle.loads(data)
 
 
 def dumps_events(events: list[Event]) -> str:
