@@ -16,6 +16,10 @@ for _command in _corpus_commands:
     main.add_command(_command)
 main.add_command(serve)
 
+from judge.search.cli import cerca  # noqa: E402
+
+main.add_command(cerca)
+
 from judge.engine.cli import scenario  # noqa: E402
 
 main.add_command(scenario)

@@ -34,8 +34,8 @@ def _stops(lang: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
 
 
 # A few very frequent words of rule text and questions that carry no meaning for search.
-IT_STOPS = _stops("it", ("cosa", "succede", "quando", "posso", "puo", "può", "devo", "viene", "essere", "d", "l", "c", "un", "dell", "nell", "sull", "all", "dall", "po")) - {"faccia"}
-EN_STOPS = _stops("en", ("s", "t", "can", "does", "do", "what", "when", "how", "happens", "if", "would"))
+IT_STOPS = _stops("it", ("cosa", "succede", "quando", "posso", "puo", "può", "devo", "viene", "essere", "puoi", "possono", "deve", "devono", "serve", "fanno", "fare", "qual", "quali", "ogni", "d", "l", "c", "un", "dell", "nell", "sull", "all", "dall", "po")) - {"faccia"}
+EN_STOPS = _stops("en", ("s", "t", "can", "does", "do", "what", "when", "how", "happens", "if", "would", "could", "should", "must"))
 # Both analyzers drop both lists: queries mix languages, and an Italian "di" or "che" must not
 # become a term in English fields (nor "the" in Italian ones).
 # Negations stay: "a library with no cards" is not "a library for a card".

@@ -28,36 +28,36 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import index as windex
-from whoosh.query import And, AndNot, Every, NullQuery, Or, Phrase, Query, Term
 
 from judge.citations import as_rule_query, find_citations
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import ensure_index, index_name, index_root, is_ready
+from judge.search.scoring import A, Node, O, P, Scorer, T, leaves
 from judge.search.spelling import Speller
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
 MAX_LIMIT = 100
-CANDIDATES = 400
 CACHE_SIZE = 2048
 
 LANGS = ("it", "en", "tutte")
 
 # Weights (general, not tuned to single questions): where a term matches, and how much.
 W_BODY = 1.0
-W_CTX = 0.35
+W_CTX = 0.15
 W_TERMS = 0.8
 W_EXAMPLES = 0.15
-W_NUMBER = 8.0
+W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
-ITALIAN_BOOST = 1.3  # Italian documents rank first where they exist
+ITALIAN_BOOST = 1.5  # Italian documents rank first where they exist
 SNIPPET_CHARS = 240
 
 
@@ -202,33 +202,47 @@ class Unit:
     """One thing the user asked for (a word, a phrase or a glossary concept) and its query."""
 
     label: str
-    query: Query
+    query: Node | None
     weight: float = 1.0
     stems: dict[str, set[str]] = field(default_factory=lambda: {"it": set(), "en": set()})
 
 
-def _field_query(lang: str, seq: list[str], boost: float) -> Query | None:
+def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) -> Node | None:
+    """The query for a term (stems ``seq``) in one language's fields. ``strict`` (quoted by the
+    user): the exact phrase in the rule text only."""
     if not seq:
         return None
+    if strict:
+        if len(seq) == 1:
+            return T(f"body_{lang}", seq[0], boost)
+        return P(f"body_{lang}", tuple(seq), boost)
     if len(seq) == 1:
         t = seq[0]
-        subs: list[Query] = [
-            Term(f"body_{lang}", t, boost=boost * W_BODY),
-            Term(f"ctx_{lang}", t, boost=boost * W_CTX),
-            Term(f"examples_{lang}", t, boost=boost * W_EXAMPLES),
+        subs: list[Node] = [
+            T(f"body_{lang}", t, boost * W_BODY),
+            T(f"ctx_{lang}", t, boost * W_CTX),
+            T(f"examples_{lang}", t, boost * W_EXAMPLES),
         ]
         if lang == "en":
-            subs.append(Term("terms_en", t, boost=boost * W_TERMS))
-        return Or(subs)
+            subs.append(T("terms_en", t, boost * W_TERMS))
+        return O(tuple(subs))
     subs = [
-        Phrase(f"body_{lang}", seq, slop=1, boost=boost * W_BODY),
-        Phrase(f"ctx_{lang}", seq, slop=1, boost=boost * W_CTX),
+        P(f"body_{lang}", tuple(seq), boost * W_BODY),
+        P(f"ctx_{lang}", tuple(seq), boost * W_CTX),
         # The words of a term apart ("combat damage by the same commander" for "commander damage").
-        And([Term(f"body_{lang}", t) for t in dict.fromkeys(seq)], boost=boost * W_LOOSE),
+        A(tuple(T(f"body_{lang}", t) for t in dict.fromkeys(seq)), boost * W_LOOSE),
     ]
     if lang == "en":
-        subs.append(Phrase("terms_en", seq, slop=1, boost=boost * W_TERMS))
-    return Or(subs)
+        subs.append(P("terms_en", tuple(seq), boost * W_TERMS))
+    return O(tuple(subs))
+
+
+def _variants(subs: list[Node]) -> Node:
+    """One unit, several ways to say it (languages, synonyms, corrections). Scores add up: a rule
+    that says the same thing in several ways is more about it (measured better than taking the max)."""
+    if len(subs) == 1:
+        return subs[0]
+    return O(tuple(subs))
 
 
 class Engine:
@@ -238,28 +252,20 @@ class Engine:
         self.path = path
         self.corpus = corpus
         self.ix = windex.open_dir(str(path))
+        self.scorer = Scorer(self.ix)
         self.glossary: Glossary = get_glossary()
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
         vocab: dict[str, int] = dict(meta["words"])
         for w in self.glossary.words:
             vocab[w] = vocab.get(w, 0) + 5
         self.speller = Speller(vocab, preferred=self.glossary.words)
-        self._local = threading.local()
-        with self.ix.searcher() as s:
-            reader = s.reader()
-            self.known_stems = {
-                "it": {t for f in ("body_it", "ctx_it") for t in reader.field_terms(f)},
-                "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
-            }
+        reader = self.scorer.reader
+        self.known_stems = {
+            "it": {t for f in ("body_it", "ctx_it") for t in reader.field_terms(f)},
+            "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
+        }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
         self._cache_lock = threading.Lock()
-
-    # -- searchers: one per thread -------------------------------------------------------------------
-    def searcher(self):
-        s = getattr(self._local, "searcher", None)
-        if s is None:
-            s = self._local.searcher = self.ix.searcher()
-        return s
 
     # -- words ---------------------------------------------------------------------------------------
     def known(self, w: str) -> bool:
@@ -282,8 +288,8 @@ class Engine:
 
     # -- building queries ------------------------------------------------------------------------------
     def _word_unit(self, alts: list[str], weight: float) -> Unit | None:
-        subs: list[Query] = []
-        unit = Unit(label=alts[0], query=NullQuery, weight=weight)
+        subs: list[Node] = []
+        unit = Unit(label=alts[0], query=None, weight=weight)
         for w in alts:
             for lang in ("it", "en"):
                 s = stem(w, lang)
@@ -295,13 +301,13 @@ class Engine:
                     subs.append(q)
         if not subs:
             return None
-        unit.query = Or(subs)
+        unit.query = _variants(subs)
         return unit
 
-    def _concept_unit(self, label: str, concept_ids: set[int], weight: float) -> Unit:
-        subs: list[Query] = []
+    def _concept_unit(self, label: str, concept_ids: set[int], weight: float, strict: bool = False) -> Unit:
+        subs: list[Node] = []
         seen: set[tuple[str, tuple[str, ...]]] = set()
-        unit = Unit(label=label, query=NullQuery, weight=weight)
+        unit = Unit(label=label, query=None, weight=weight)
         for cid in sorted(concept_ids):
             for term in self.glossary.concepts[cid].all_terms:
                 for lang in ("it", "en"):
@@ -311,31 +317,32 @@ class Engine:
                         continue
                     seen.add(key)
                     unit.stems[lang].update(seq)
-                    q = _field_query(lang, seq, weight)
+                    q = _field_query(lang, seq, weight, strict)
                     if q is not None:
                         subs.append(q)
-        unit.query = Or(subs) if subs else NullQuery
+        unit.query = _variants(subs) if subs else None
         return unit
 
     def _phrase_unit(self, ws: list[str]) -> Unit | None:
-        subs: list[Query] = []
-        unit = Unit(label='"' + " ".join(ws) + '"', query=NullQuery)
+        subs: list[Node] = []
+        unit = Unit(label='"' + " ".join(ws) + '"', query=None)
         for lang in ("it", "en"):
             seq = [s for s in (stem(w, lang) for w in ws) if s is not None]
             unit.stems[lang].update(seq)
-            q = _field_query(lang, seq, 1.0)
+            q = _field_query(lang, seq, 1.0, strict=True)
             if q is not None:
                 subs.append(q)
         # A quoted glossary term also finds its translations.
         for start, end, ids in self.glossary.match(ws):
             if start == 0 and end == len(ws):
-                c = self._concept_unit(unit.label, ids, 1.0)
-                subs.append(c.query)
+                c = self._concept_unit(unit.label, ids, 1.0, strict=True)
+                if c.query is not None:
+                    subs.append(c.query)
                 for lang in ("it", "en"):
                     unit.stems[lang] |= c.stems[lang]
         if not subs:
             return None
-        unit.query = Or(subs)
+        unit.query = _variants(subs)
         return unit
 
     def _units(self, items: list[Item], corrections: dict[str, list[str]]) -> list[tuple[Unit, str]]:
@@ -437,8 +444,11 @@ class Engine:
                 if hit is not None:
                     result.hits, result.total = [hit], 1
                 return result
+            # A well-formed number that names no rule: say so and offer the nearest ones.
             result.nearest = [r.number for r in self.corpus.nearest(number)]
             result.notes.append(f"La regola {number} non esiste.")
+            result.suggestion = result.nearest[0] if result.nearest else None
+            return result
 
         # Rule numbers inside a longer query are matched on the number field.
         number_units: list[Unit] = []
@@ -446,9 +456,10 @@ class Engine:
         for c in find_citations(q):
             for n in c.numbers[:5]:
                 if n in self.corpus:
-                    number_units.append(Unit(label=n, query=Term("number", n, boost=W_NUMBER)))
+                    number_units.append(Unit(label=n, query=T("number", n, W_NUMBER)))
         if number_units:
-            text = "".join(ch if not any(c.start <= i < c.end for c in find_citations(q)) else " " for i, ch in enumerate(q))
+            cites = find_citations(q)
+            text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q))
 
         clauses = parse(text)
         total_words = sum(len(it.words) for c in clauses for it in c)
@@ -456,28 +467,31 @@ class Engine:
             clauses = _truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
-        clause_queries: list[Query] = []
+        sc = self.scorer
+        # Per clause: the documents it admits, scored by its positive units.
+        clause_docs: list[dict[int, float]] = []
         positive_units: list[Unit] = list(number_units)
         for items in clauses:
-            units = self._units(items, corrections)
-            should = [u for u, m in units if m == "should"]
+            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
+            positives = [u for u, m in units if m in ("should", "must")]
             must = [u for u, m in units if m == "must"]
             nots = [u for u, m in units if m == "not"]
-            positives = should + must
             positive_units.extend(positives)
             if positives:
-                cq: Query = Or([u.query for u in positives])
-                if must:
-                    cq = And([cq] + [u.query for u in must])
+                docs = dict(sc.scores(O(tuple(u.query for u in positives))))
+                for u in must:
+                    required = sc.scores(u.query)
+                    docs = {d: v for d, v in docs.items() if d in required}
             elif nots:
-                cq = Every()
+                docs = dict.fromkeys(range(sc.n), 0.0)  # "NOT x" alone: everything but x
             else:
                 continue
-            if nots:
-                cq = AndNot(cq, Or([u.query for u in nots]))
-            clause_queries.append(cq)
+            for u in nots:
+                excluded = sc.scores(u.query)
+                docs = {d: v for d, v in docs.items() if d not in excluded}
+            clause_docs.append(docs)
         if number_units:
-            clause_queries.append(Or([u.query for u in number_units]))
+            clause_docs.append(dict(sc.scores(O(tuple(u.query for u in number_units)))))
         result.corrections = corrections
         suggestion_words = []
         changed = False
@@ -490,41 +504,35 @@ class Engine:
                 suggestion_words.append(w)
         if changed:
             result.suggestion = " ".join(suggestion_words)
-        if not clause_queries:
+        if not clause_docs:
             return result
 
-        wq = Or(clause_queries) if len(clause_queries) > 1 else clause_queries[0]
-        filters = []
-        if lang != "tutte":
-            filters.append(Term("lang", lang))
-        if chapter:
-            filters.append(Term("chapter", chapter))
-        if section:
-            filters.append(Term("section", section))
-        flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
-
-        s = self.searcher()
-        hits = s.search(wq, limit=CANDIDATES, filter=flt)
-        if not len(hits):
+        scores: dict[int, float] = {}
+        for docs in clause_docs:  # clauses are alternatives (OR): scores add up
+            for d, v in docs.items():
+                scores[d] = scores.get(d, 0.0) + v
+        stored = sc.stored
+        if lang != "tutte" or chapter or section:
+            scores = {
+                d: v for d, v in scores.items()
+                if (lang == "tutte" or stored[d]["lang"] == lang)
+                and (not chapter or stored[d]["chapter"] == chapter)
+                and (not section or stored[d]["section"] == section)
+            }
+        if not scores:
             return result
-        # Coverage: which units each candidate matches.
-        docnums = [h.docnum for h in hits]
-        candidate_set = set(docnums)
+        # Coverage: the share of the query's units (by weight) each document matches.
         total_weight = sum(u.weight for u in positive_units) or 1.0
-        matched_weight = dict.fromkeys(docnums, 0.0)
-        if len(positive_units) > 1:
-            for u in positive_units:
-                ds = set(u.query.docs(s)) & candidate_set
-                for d in ds:
-                    matched_weight[d] += u.weight
-        else:
-            matched_weight = dict.fromkeys(docnums, total_weight)
+        unit_docs = [sc.scores(u.query) for u in positive_units] if len(positive_units) > 1 else []
 
         best: dict[str, tuple[float, dict, float]] = {}  # number -> (score, fields, italian score)
-        for h in hits:
-            f = h.fields()
-            cov = min(1.0, matched_weight[h.docnum] / total_weight)
-            score = h.score * (0.15 + 0.85 * cov * cov)
+        for d, raw in scores.items():
+            f = stored[d]
+            if unit_docs:
+                cov = min(1.0, sum(u.weight for u, ds in zip(positive_units, unit_docs) if d in ds) / total_weight)
+            else:
+                cov = 1.0
+            score = raw * (0.15 + 0.85 * cov * cov)
             if f["lang"] == "it":
                 score *= ITALIAN_BOOST
             n = f["number"]
@@ -619,14 +627,16 @@ def _shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
+@lru_cache(maxsize=8192)
+def _tokens(text: str, lang: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, term) of every word of a (normalised) text, cached: texts repeat across searches."""
+    return tuple((t.startchar, t.endchar, t.text) for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"))
+
+
 def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
     """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
     text = " ".join(text.split())
-    analyzer = ANALYZERS[lang]
-    spans: list[tuple[int, int]] = []
-    for tok in analyzer(text, chars=True, removestops=False, mode="index"):
-        if tok.text in stems:
-            spans.append((tok.startchar, tok.endchar))
+    spans: list[tuple[int, int]] = [(s, e) for s, e, term in _tokens(text, lang) if term in stems]
     if len(text) <= limit:
         start, end = 0, len(text)
     elif not spans:

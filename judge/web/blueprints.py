@@ -23,3 +23,7 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.scenario import bp as scenario_bp
 
     app.register_blueprint(scenario_bp)
+
+    from judge.web.search import bp as search_bp
+
+    app.register_blueprint(search_bp)

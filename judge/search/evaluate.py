@@ -1,0 +1,79 @@
+"""Relevance measurement: the question set, metrics, and the Ctrl-F baseline (shared by tests and bench)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import ROOT
+from judge.corpus import Corpus
+
+QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
+
+
+@dataclass(frozen=True)
+class Question:
+    q: str
+    rules: tuple[str, ...]
+    cat: str
+
+
+def load_questions(path: Path | None = None) -> list[Question]:
+    data = json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8"))
+    return [Question(x["q"], tuple(x["rules"]), x["cat"]) for x in data["questions"]]
+
+
+@dataclass
+class Metrics:
+    n: int
+    recall1: float
+    recall5: float
+    mrr: float
+    misses: list[tuple[Question, list[str]]]
+
+    def line(self) -> str:
+        return f"recall@1 {self.recall1:.3f}  recall@5 {self.recall5:.3f}  MRR {self.mrr:.3f}"
+
+
+def measure(questions: list[Question], ranker: Callable[[str], list[str]], depth: int = 10) -> Metrics:
+    """recall@1, recall@5 and MRR (over the first ``depth`` results) of ``ranker`` (query -> rule numbers)."""
+    r1 = r5 = rr = 0.0
+    misses = []
+    for question in questions:
+        ranked = ranker(question.q)[:depth]
+        rank = next((i + 1 for i, n in enumerate(ranked) if n in question.rules), None)
+        if rank == 1:
+            r1 += 1
+        if rank is not None and rank <= 5:
+            r5 += 1
+        else:
+            misses.append((question, ranked[:5]))
+        if rank is not None:
+            rr += 1 / rank
+    n = len(questions) or 1
+    return Metrics(len(questions), r1 / n, r5 / n, rr / n, misses)
+
+
+class SubstringBaseline:
+    """What a reader gets with Ctrl-F: rules whose text contains the query (case-insensitive), in
+    document order, Italian and English texts alike."""
+
+    def __init__(self, corpus: Corpus):
+        self.texts: list[tuple[str, str]] = []
+        for n in corpus.numbers:
+            rule = corpus.rules[n]
+            for t in (rule.it, rule.en):
+                if t is not None:
+                    self.texts.append((n, "\n".join([t.text, *t.examples]).casefold()))
+
+    def __call__(self, query: str) -> list[str]:
+        needle = query.strip().casefold()
+        if not needle:
+            return []
+        out: dict[str, None] = {}
+        for n, text in self.texts:
+            if needle in text:
+                out.setdefault(n, None)
+        return list(out)

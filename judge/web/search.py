@@ -1,0 +1,82 @@
+"""Search pages: /cerca (HTML) and /api/cerca (JSON). Any input gives a normal answer, never a 500."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request
+
+from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready
+
+bp = Blueprint("search", __name__)
+
+PER_PAGE = 10
+
+
+def _setup(state) -> None:
+    app = state.app
+    instance = app.instance_path
+    app.extensions["judge.index_status"] = lambda: index_ready(instance)
+    app.extensions["judge.warm_up"] = lambda: get_engine(instance)
+
+
+bp.record_once(_setup)
+
+
+def _int_arg(name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.args.get(name, "")
+    try:
+        value = int(raw.strip()[:6]) if raw.strip() else default
+    except ValueError:
+        value = default
+    return max(lo, min(value, hi))
+
+
+def _params() -> dict:
+    lang = (request.args.get("lingua") or "tutte").strip().lower()
+    chapter = (request.args.get("capitolo") or "").strip()[:2] or None
+    section = (request.args.get("sezione") or "").strip()[:4] or None
+    return {
+        "lang": lang if lang in LANGS else "tutte",
+        "chapter": chapter,
+        "section": section,
+    }
+
+
+def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
+    engine = get_engine(current_app.instance_path)
+    return engine.search(q, page=page, per_page=per_page, **params)
+
+
+@bp.get("/cerca")
+def cerca():
+    q = request.args.get("q", "")
+    params = _params()
+    page = _int_arg("pagina", 1, 1, 1000)
+    result = _run(q, page, PER_PAGE, params) if q.strip() else SearchResult(query="")
+    if result.rule and request.args.get("diretto", "1") != "0":
+        return redirect(f"/regole/{result.rule}", code=302)
+    chapters = []
+    try:
+        from judge.corpus import load_corpus
+
+        corpus = load_corpus()
+        chapters = [(c.number, c.best.text if c.best else "") for c in corpus.chapters()]
+    except Exception:  # pragma: no cover - the page still works without the filter list
+        pass
+    return render_template(
+        "cerca.html",
+        q=result.query if q.strip() else "",
+        result=result,
+        params=params,
+        chapters=chapters,
+        max_chars=MAX_QUERY_CHARS,
+    )
+
+
+@bp.get("/api/cerca")
+def api_cerca():
+    q = request.args.get("q", "")
+    params = _params()
+    limit = _int_arg("limite", PER_PAGE, 1, MAX_LIMIT)
+    page = _int_arg("pagina", 1, 1, 1000)
+    result = _run(q, page, limit, params)
+    return jsonify(result.as_json())

@@ -1,0 +1,60 @@
+from judge.search.analysis import fold
+from judge.search.glossary import GLOSSARY_FILE, Glossary, get_glossary, load_glossary
+
+
+def test_file_has_header_and_enough_pairs():
+    lines = [ln for ln in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    assert lines[0].split("\t")[:2] == ["italiano", "inglese"]
+    entries = load_glossary()
+    assert len(entries) >= 150
+    assert all(e.italian and e.english for e in entries)
+    assert len({(e.italian.lower(), e.english.lower()) for e in entries}) == len(entries), "duplicate rows"
+
+
+def test_required_pairs_present():
+    pairs = {(fold(e.italian), fold(e.english)) for e in load_glossary()}
+    for it, en in [
+        ("stap", "untap"), ("grimorio", "library"), ("pila", "stack"), ("cancellazione", "cleanup"),
+        ("mantenimento", "upkeep"), ("azioni generate dallo stato", "state-based actions"),
+        ("azioni generate dallo stato", "sba"),
+    ]:
+        assert (it, en) in pairs
+    jargon = {fold(e.english) for e in load_glossary()}
+    assert {"etb", "apnap", "ltb", "eot", "cmc"} <= jargon
+
+
+def test_concepts_join_rows_that_share_a_term():
+    g = get_glossary()
+    sba = [c for c in g.concepts if "SBA" in c.english]
+    assert len(sba) == 1
+    assert "state-based actions" in sba[0].english and "azioni generate dallo stato" in sba[0].italian
+
+
+def test_no_runaway_concepts():
+    # Rows chained through a shared word would merge unrelated ideas; keep concepts small.
+    assert max(len(c.all_terms) for c in get_glossary().concepts) <= 8
+
+
+def test_italian_terms_come_from_our_italian_texts(corpus):
+    italian_text = " ".join(
+        fold(t.text) for r in corpus.rules.values() for t in [r.it] if t is not None
+    )
+    entries = load_glossary()
+    found = sum(1 for e in entries if fold(e.italian) in italian_text)
+    assert found / len(entries) >= 0.3
+
+
+def test_matching_is_by_stems_and_prefers_longest_terms():
+    g = get_glossary()
+    ws = ["le", "azioni", "generate", "dallo", "stato"]
+    [(start, end, ids)] = g.match(ws)
+    assert (start, end) == (1, 5)
+    assert any("SBA" in g.concepts[i].english for i in ids)
+    # Inflected forms match too.
+    assert g.match(["azione", "generata", "dallo", "stato"])
+
+
+def test_parser_tolerates_odd_lines(tmp_path):
+    p = tmp_path / "g.tsv"
+    p.write_text("# comment\nitaliano\tinglese\tnota\n\nsolo una colonna\npila\tstack\n\t\n", encoding="utf-8")
+    assert [(e.italian, e.english, e.note) for e in load_glossary(p)] == [("pila", "stack", "")]

@@ -1,0 +1,169 @@
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judge.search.analysis import terms
+from judge.search.query import MAX_QUERY_CHARS, SearchResult, make_snippet, parse
+
+
+def numbers(result):
+    return [h.number for h in result.hits]
+
+
+# -- rule references ---------------------------------------------------------------------------
+
+def test_rule_reference_goes_straight_to_the_rule(engine):
+    for q, n in [("704.5a", "704.5a"), ("cr 704.5a", "704.5a"), ("regola 121.4", "121.4"), ("704.5A", "704.5a")]:
+        r = engine.search(q)
+        assert r.rule == n and numbers(r) == [n]
+
+
+def test_direct_hit_shows_italian_text_where_it_exists(engine, corpus):
+    r = engine.search("121.4")
+    assert r.hits[0].lang == "it" and r.hits[0].text == corpus.get("121.4").it.text
+    assert engine.search("121.4", lang="en").hits[0].lang == "en"
+
+
+def test_missing_rule_number_offers_nearest(engine, corpus):
+    r = engine.search("704.99z")
+    assert r.rule is None and r.nearest and all(n in corpus for n in r.nearest)
+
+
+def test_number_inside_free_text_ranks_that_rule_first(engine):
+    assert numbers(engine.search("vedi 704.5a punti vita"))[0] == "704.5a"
+
+
+# -- free text ---------------------------------------------------------------------------------
+
+def test_accents_are_optional(engine):
+    assert numbers(engine.search("priorità"))[:5] == numbers(engine.search("priorita"))[:5]
+
+
+def test_italian_query_reaches_english_text_through_the_glossary(engine, corpus):
+    # Section 502 has no Italian text: "sottofase di STAP" must find its English rules.
+    assert not corpus.get("502.3").it
+    r = engine.search("sottofase di STAP", lang="en")
+    assert any(n.startswith("502") for n in numbers(r)[:5])
+
+
+def test_english_jargon_reaches_italian_text(engine, corpus):
+    r = engine.search("untap", lang="it")
+    assert r.hits and all(h.lang == "it" for h in r.hits)
+    assert any("STAP" in h.text.upper() for h in r.hits)
+
+
+def test_italian_results_first_where_they_exist(engine, corpus):
+    r = engine.search("pescare una carta", per_page=20)
+    assert r.hits[0].lang == "it"
+    # A rule with Italian text is shown in Italian.
+    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).it is not None)
+    # The same words in both languages: the Italian document wins.
+    both = engine.search("Commander", per_page=50)
+    langs = [h.lang for h in both.hits]
+    assert "it" in langs and "en" in langs
+
+
+def test_one_result_per_rule(engine):
+    ns = numbers(engine.search("giocatore attivo", per_page=50))
+    assert len(ns) == len(set(ns))
+
+
+def test_phrase_queries(engine):
+    loose = engine.search("cards no with", lang="en", per_page=50)
+    exact = engine.search('"with no cards"', lang="en", per_page=50)
+    assert 0 < exact.total < loose.total
+    # Phrases match stems in order, stop words ignored ("with" is one): "no card(s)" in a row.
+    want = terms("with no cards", "en")
+    for h in exact.hits:
+        seq = terms(h.text, "en")
+        assert any(seq[i : i + len(want)] == want for i in range(len(seq)))
+    # A quoted glossary term finds its translations too.
+    r = engine.search('"grimorio vuoto"', per_page=50)
+    assert {"121.4", "704.5b"} & set(numbers(r))
+
+
+def test_not_and_minus_exclude(engine):
+    base = engine.search("trample", lang="en", per_page=100)
+    without = engine.search("trample NOT planeswalkers", lang="en", per_page=100)
+    minus = engine.search("trample -planeswalkers", lang="en", per_page=100)
+    assert without.total < base.total and minus.total == without.total
+    assert all("planeswalker" not in h.text.lower() for h in without.hits)
+
+
+def test_and_requires_both(engine):
+    r = engine.search("deathtouch AND trample", lang="en", per_page=100)
+    assert r.total > 0
+    for h in r.hits:
+        t = h.text.lower()
+        assert "deathtouch" in t or "trample" in t  # both are matched (in text or context)
+    assert r.total < engine.search("deathtouch OR trample", lang="en", per_page=100).total
+
+
+def test_typos_are_corrected_with_a_suggestion(engine):
+    r = engine.search("travolgre")
+    assert r.suggestion == "travolgere"
+    assert "702.19" in numbers(r)[:5]
+
+
+def test_prefix_of_a_word_is_completed(engine):
+    r = engine.search("mantenim", lang="en")
+    assert any(n.startswith("503") for n in numbers(r)[:5])
+    assert r.suggestion is None
+
+
+def test_filters(engine):
+    r = engine.search("danno", chapter="5", per_page=50)
+    assert r.hits and all(h.number.startswith("5") for h in r.hits)
+    r = engine.search("danno", section="510", per_page=50)
+    assert r.hits and all(h.section == "510" for h in r.hits)
+    r = engine.search("danno", lang="en")
+    assert all(h.lang == "en" for h in r.hits)
+
+
+def test_pagination(engine):
+    p1 = engine.search("creatura", per_page=5, page=1)
+    p2 = engine.search("creatura", per_page=5, page=2)
+    assert p1.total == p2.total > 10 and p1.pages == -(-p1.total // 5)
+    assert not set(numbers(p1)) & set(numbers(p2))
+    assert engine.search("creatura", per_page=5, page=999).hits == []
+
+
+def test_snippets_highlight_matches_and_escape_html(engine):
+    r = engine.search("tocco letale")
+    h = r.hits[0]
+    assert "<mark>" in h.snippet_html and h.snippet and "<mark>" not in h.snippet
+    plain, marked = make_snippet("<b>Trample</b> & more " * 40, "en", {"trampl"})
+    assert "<b>" not in marked and "&lt;b&gt;" in marked and "<mark>Trample</mark>" in marked
+    assert len(plain) <= 260
+
+
+# -- parsing and hostile input ----------------------------------------------------------------
+
+def test_parse_operators_and_quotes():
+    [clause] = parse('pila AND "punti vita" -mana')
+    assert [(i.words, i.phrase, i.mode) for i in clause] == [
+        (["pila"], False, "must"), (["punti", "vita"], True, "must"), (["mana"], False, "not")
+    ]
+    assert len(parse("pila OR grimorio")) == 2
+    assert parse('"unbalanced quote') == [[parse('"unbalanced quote')[0][0]]]
+    assert parse("text:( OR AND NOT )") == [[parse("text:(")[0][0]]]
+
+
+def test_bad_input_never_raises(engine):
+    for q in ["", "   ", "x" * 10_000, "!!!???...", '"', '"pila', "text:(", "body_en:[a TO", "\x00\x01\x1b[31m",
+              "<script>alert(1)</script>", "AND OR NOT", "NOT", "-", "*", "?", "~2", "pila^3", "((((", "🂡 🃏"]:
+        r = engine.search(q)
+        assert isinstance(r, SearchResult)
+        assert len(r.query) <= MAX_QUERY_CHARS
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
+       | st.text(alphabet=string.printable + "àèéìòù\"'()[]{}:^~*?-+", max_size=120))
+def test_property_any_string_gives_a_result(engine, q):
+    r = engine.search(q, per_page=5)
+    assert isinstance(r, SearchResult)
+    assert r.total >= len(r.hits)
+    for h in r.hits:
+        assert h.url == f"/regole/{h.number}" and h.lang in ("it", "en")

@@ -1,0 +1,103 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from judge.cli import main
+
+BAD_INPUTS = [
+    "",
+    "   ",
+    "x" * 10_000,
+    "parola " * 2000,
+    "!!!...???,,,;;;",
+    '"pila',
+    'pila"',
+    '""',
+    "text:(",
+    "body_en:[a TO",
+    "\x00\x01\x02\x1b[31m\x7f",
+    "<script>alert('x')</script>",
+    '"><img src=x onerror=alert(1)>',
+    "AND OR NOT",
+    "%00%ff",
+    "\ud7ff\ufffd",
+]
+
+
+def test_search_page(client):
+    r = client.get("/cerca?q=grimorio+vuoto")
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "<mark>" in html and 'href="/regole/' in html and "grimorio vuoto" in html
+
+
+def test_empty_search_page_is_a_form(client):
+    r = client.get("/cerca")
+    assert r.status_code == 200 and 'name="q"' in r.get_data(as_text=True)
+
+
+def test_rule_reference_redirects_to_the_rule(client):
+    for q, n in [("704.5a", "704.5a"), ("cr 704.5a", "704.5a"), ("regola 121.4", "121.4")]:
+        r = client.get("/cerca", query_string={"q": q})
+        assert r.status_code == 302 and r.headers["Location"].endswith(f"/regole/{n}")
+
+
+def test_did_you_mean_on_page(client):
+    html = client.get("/cerca?q=travolgre").get_data(as_text=True)
+    assert "Forse cercavi" in html and "travolgere" in html
+
+
+def test_api_contract(client):
+    r = client.get("/api/cerca?q=SBA&lingua=tutte&limite=3")
+    assert r.status_code == 200 and r.is_json
+    data = r.get_json()
+    assert data["query"] == "SBA" and isinstance(data["total"], int) and data["total"] >= len(data["results"])
+    assert 0 < len(data["results"]) <= 3
+    for item in data["results"]:
+        assert {"number", "lang", "section", "snippet", "url"} <= set(item)
+        assert item["url"] == f"/regole/{item['number']}" and item["lang"] in ("it", "en")
+
+
+def test_api_language_filter(client):
+    for lang in ("it", "en"):
+        data = client.get(f"/api/cerca?q=priorita&lingua={lang}&limite=20").get_json()
+        assert data["results"] and all(x["lang"] == lang for x in data["results"])
+
+
+def test_api_rule_reference(client):
+    data = client.get("/api/cerca?q=cr+704.5a").get_json()
+    assert data["regola"] == "704.5a" and [x["number"] for x in data["results"]] == ["704.5a"]
+
+
+def test_api_limit_and_odd_parameters(client):
+    for qs in ["limite=0", "limite=-5", "limite=abc", "limite=100000", "pagina=-1", "pagina=x",
+               "lingua=klingon", "capitolo=x", "sezione=abc", "sezione=9999"]:
+        r = client.get(f"/api/cerca?q=danno&{qs}")
+        assert r.status_code == 200, qs
+        assert len(r.get_json()["results"]) <= 100
+
+
+@pytest.mark.parametrize("q", BAD_INPUTS)
+def test_bad_input_is_a_normal_answer(client, q):
+    r = client.get("/api/cerca", query_string={"q": q})
+    assert r.status_code == 200 and isinstance(r.get_json()["results"], list)
+    page = client.get("/cerca", query_string={"q": q})
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "<script>alert" not in html and "<img src=x" not in html
+
+
+def test_health_reports_index(client):
+    data = client.get("/salute").get_json()
+    assert data["stato"] == "ok" and data["indice_pronto"] is True
+
+
+def test_cli(instance):
+    runner = CliRunner()
+    r = runner.invoke(main, ["cerca", "--instance", str(instance), "tocco", "letale", "-n", "3"])
+    assert r.exit_code == 0 and "702.2" in r.output
+    r = runner.invoke(main, ["cerca", "--instance", str(instance), "--json", "704.5a"])
+    assert r.exit_code == 0 and json.loads(r.output)["regola"] == "704.5a"
+    r = runner.invoke(main, ["cerca", "--instance", str(instance), "text:("])
+    assert r.exit_code == 0
