@@ -66,6 +66,15 @@ def _endpoint_helpers():
     return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url}
 
 
+@bp.app_template_global("scenari_per_regola")
+def scenari_per_regola(number: str, limit: int = 8) -> list[tuple[str, str]]:
+    """For the rule page's "Prova nel simulatore" block: ``[(slug, title)]``."""
+    try:
+        return library.scenarios_for_rule(number, current_app.config.get("SCENARIO_LIBRARY") or None)[:limit]
+    except OSError:
+        return []
+
+
 # --- helpers ---------------------------------------------------------------------------------
 
 class BadRequest(Exception):
