@@ -543,10 +543,6 @@ def _check_references(v: _V, st: State) -> None:
             v.err("players", "una partita Archenemy ha esattamente un arcinemico (regola 904.2a)")
     else:
         v.err("players", "serve almeno un giocatore")
-    for i, p in enumerate(st.players):
-        for k in p.commander_damage:
-            if k not in all_ids:
-                v.err(f"players[{i}].commander_damage.{k}", f'oggetto sconosciuto "{k}"')
     for i, c in enumerate(st.battlefield):
         for key in ("controller", "owner"):
             if getattr(c, key) not in players:

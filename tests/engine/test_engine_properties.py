@@ -110,7 +110,7 @@ def answer(g: Game, data) -> None:
     g.decide()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.data())
 def test_random_games_keep_invariants(data_in, data):
     g = Game.from_dict(data_in)

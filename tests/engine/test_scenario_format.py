@@ -112,7 +112,7 @@ def test_broken_json_is_a_scenario_error(text):
     {"players": [{"id": "p1", "life": True}, {"id": "p2"}]},
     {"players": [{"id": "p1", "hand": [{"id": 3}]}, {"id": "p2"}]},
     {"players": [{"id": "p1", "mana_pool": {"X": 1}}, {"id": "p2"}]},
-    {"players": [{"id": "p1", "commander_damage": {"zzz": 3}}, {"id": "p2"}]},
+    {"players": [{"id": "p1", "commander_damage": {"zzz": -3}}, {"id": "p2"}]},
     {"stack": [{"kind": "spell", "controller": "p1", "id": "s"}]},
     {"combat": {"attackers": [{"id": "nope", "target": "p2"}]}},
 ])
