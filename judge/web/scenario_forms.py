@@ -437,6 +437,9 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
                 c[key] = r.text(f"{pre}.{key}")
         if r.has(f"{pre}.attached_to"):
             c["attached_to"] = r.text(f"{pre}.attached_to") or None
+    if r.bool("azzera_procedura"):
+        for key in ("pending", "procedure", "answers"):
+            d.pop(key, None)
     # actions: add, duplicate, remove
     action = r.text("azione", "salva")
     perm = new_permanent(r, "nuovo", d, used)

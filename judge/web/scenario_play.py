@@ -74,7 +74,26 @@ def check_game(doc: Any) -> list[tuple[str, str]]:
     return errs
 
 
+ENGINE_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError)
+
+
 def perform(game: Game, action: dict) -> list[Event]:
+    """Perform one action; anything but a clean result is an IllegalAction (Italian).
+
+    A state edited by hand can hold a pending decision that no longer fits the board;
+    the engine may then fail in unexpected ways, which must not become a server error.
+    """
+    try:
+        return _perform(game, action)
+    except IllegalAction:
+        raise
+    except ENGINE_FAULTS as e:
+        raise IllegalAction("il motore non riesce a eseguire questa azione su questo stato "
+                            f"(probabilmente una decisione in sospeso non più coerente con il "
+                            f"tavolo: {type(e).__name__})") from None
+
+
+def _perform(game: Game, action: dict) -> list[Event]:
     t = action.get("type")
     if t == "step":
         return game.step()
@@ -125,9 +144,6 @@ def replay(doc: dict) -> Played:
             cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
             played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire: "
                                 f"{e.message}{cited}")
-            break
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire ({e!r})")
             break
         played.steps.append((i, a, evs))
     return played

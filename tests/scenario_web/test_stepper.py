@@ -180,3 +180,60 @@ def test_json_api(client):
     assert r.status_code == 422 and "JSON non valido" in r.get_json()["error"]["message"]
     r = client.post("/api/scenari", json={"format": "judge-scenario", "version": 1, "players": []})
     assert r.status_code == 422 and r.get_json()["error"]["errors"][0]["path"] == "players"
+
+
+def test_blockers_and_damage_assignment_from_the_form(sim):
+    d = new_scenario("two-player", title="Travolgere contro due muri")
+    d["turn"]["step"] = "precombat_main"
+    d["battlefield"] = [bear("p1", "wurm", "Wurm", power=5, toughness=5, keywords=["trample"]),
+                        bear("p2", "m1", "Muro A"), bear("p2", "m2", "Muro B")]
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": d})
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    g = sim.act(g, azione="decidi", **{"att-0": "p2"})
+    g = sim.act(g, azione="vai", fino_a="declare_blockers")
+    html = sim.page(g)
+    assert "Bruno dichiara quali creature bloccano" in html
+    assert re.search(r"<option value=\"\">non blocca</option>\s*<option value=\"wurm\">Wurm</option>", html)
+    g = sim.act(g, azione="decidi", **{"blk-0": "wurm", "blk-1": "wurm"})
+    html = sim.page(g)
+    assert any("Muro A (2/2) blocca Wurm" in e and "509.1g" in e for e in log_entries(html))
+    assert "sc-b-block" in html and "blocca Wurm" in html
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    assert "Wurm: 5 danni da assegnare (travolgere)" in html
+    # the default assignment is prefilled: lethal to each blocker, the rest to the player
+    assert re.findall(r'name="dmg-0-(\d)" inputmode="numeric" size="4" value="(\d+)"', html) == \
+        [("0", "2"), ("1", "2"), ("2", "1")]
+    r = sim.post(g, {"azione": "decidi", "dmg-0-0": "1", "dmg-0-1": "2", "dmg-0-2": "2"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and "solo dopo aver assegnato danno letale" in body
+    assert 'href="/regole/702.19b"' in body
+    assert 'name="dmg-0-0" inputmode="numeric" size="4" value="1"' in body      # kept
+    r = sim.post(g, {"azione": "decidi", "dmg-0-0": "x"})
+    assert r.status_code == 422 and "atteso un intero non negativo" in r.get_data(as_text=True)
+    g = sim.act(g, azione="decidi", **{"dmg-0-0": "2", "dmg-0-1": "3", "dmg-0-2": "0"})
+    entries = log_entries(sim.page(g))
+    assert any("Wurm assegna 2 a Muro A, 3 a Muro B" in e and "510.1" in e for e in entries)
+    assert any("Muro A" in e and "704.5g" in e for e in entries)          # destroyed: lethal damage
+
+
+def test_a_stale_pending_decision_is_never_a_server_error(sim, client):
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    g = sim.act(g, azione="predefinita")
+    g = sim.act(g, azione="vai", fino_a="cleanup")
+    assert "sceglie 2 carte da scartare" in sim.page(g)
+    builder = client.get(g + "/modifica").location
+    html = sim.page(builder)
+    assert "è in sospeso la decisione" in html and 'name="azzera_procedura"' in html
+    # empty the hand but keep the decision: the stepper must answer with 200/303/422 only
+    g2 = sim.act(builder, **{"players[0].name": "Alice", "players[0].hand": "", "azione": "avvia"})
+    assert client.get(g2).status_code == 200
+    for az in ("decidi", "predefinita"):
+        assert sim.post(g2, {"azione": az}).status_code in (303, 422)
+    # or drop it: the game goes on from the next step
+    g3 = sim.act(builder, **{"players[0].name": "Alice", "players[0].hand": "",
+                             "azzera_procedura": "1", "azione": "avvia"})
+    assert "sc-dec-h" not in sim.page(g3)
+    g3 = sim.act(g3, azione="passo")
+    assert "Turno 2" in where(sim.page(g3))
