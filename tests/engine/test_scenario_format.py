@@ -188,3 +188,13 @@ def test_load_file_errors_are_italian(tmp_path):
     p.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ScenarioError):
         Game.load(p)
+
+
+def test_docs_example_loads_and_steps():
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "scenario-format.md").read_text()
+    example = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
+    g = Game.from_dict(example)
+    g.step()
+    assert g.pending["kind"] == "combat_damage_assignment"
