@@ -177,8 +177,9 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
             if r["draw"]:
                 click.echo(click.style("La partita è finita in pareggio.", bold=True))
             else:
-                names = ", ".join(game.state.name_of(w) for w in r["winners"])
-                click.echo(click.style(f"La partita è finita: vince {names}.", bold=True))
+                names = " e ".join(game.state.name_of(w) for w in r["winners"])
+                verb = "vincono" if len(r["winners"]) > 1 else "vince"
+                click.echo(click.style(f"La partita è finita: {verb} {names}.", bold=True))
         s = game.state
         click.echo(f"Ora: turno {s.turn.number}, {BY_NAME[s.turn.step].label}, giocatore attivo "
                    f"{s.name_of(s.turn.active_player)}.")

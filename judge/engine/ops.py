@@ -296,8 +296,9 @@ def lose(ctx: Ctx, losses: list[tuple[str, list[str], str]]) -> None:
         team_game = len({p.team for p in s.players}) < len(s.players)
         rule = "104.2c" if team_game else "104.2a"
         s.result = {"draw": False, "winners": [p.id for p in remaining], "rules": [rule]}
-        names = ", ".join(p.name for p in remaining)
-        ctx.emit([rule], f"{names} vince la partita: tutti gli avversari l'hanno lasciata.",
+        names = " e ".join(p.name for p in remaining)
+        verb = "vincono" if len(remaining) > 1 else "vince"
+        ctx.emit([rule], f"{names} {verb} la partita: tutti gli avversari l'hanno lasciata.",
                  "win", players=[p.id for p in remaining])
         return
     for pid in losing:

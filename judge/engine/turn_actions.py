@@ -13,6 +13,15 @@ from judge.engine.state import Permanent, StackItem
 MANA_IT = {"W": "bianco", "U": "blu", "B": "nero", "R": "rosso", "G": "verde", "C": "incolore"}
 
 
+def roman(n: int) -> str:
+    out = ""
+    for value, sym in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out += sym
+            n -= value
+    return out
+
+
 def _names(perms) -> str:
     return ", ".join(p.name for p in perms)
 
@@ -185,9 +194,9 @@ def lore_counters(ctx: Ctx) -> None:
             n = before + 1
             if n <= (saga.chapters or 0):
                 item = StackItem(id=st.new_id("abilità"), kind="ability", controller=pl.id,
-                                 text=f"Capitolo {n} di {saga.name}", source=saga.id)
+                                 text=f"Capitolo {roman(n)} di {saga.name}", source=saga.id)
                 st.stack.append(item)
-                ctx.emit(["714.2b", "603.3"], f"Si innesca il capitolo {n} di {saga.name}: "
+                ctx.emit(["714.2b", "603.3"], f"Si innesca il capitolo {roman(n)} di {saga.name}: "
                          "l'abilità va in pila.", "trigger", objects=[item.id, saga.id],
                          players=[pl.id])
 
