@@ -159,6 +159,10 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
     except IllegalAction as e:
         click.echo(f"Rifiutato: {e}", err=True)
         code = 1
+    except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
+        click.echo(f"Errore interno del motore ({type(e).__name__}: {e}); lo stato non è cambiato "
+                   "dall'ultima operazione riuscita.", err=True)
+        code = 1
     events = game.events[start:]
     if salva:
         try:
@@ -209,6 +213,8 @@ def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salv
         events = game.act(nome, **params)
     except IllegalAction as e:
         _fail(str(e), 1)
+    except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
+        _fail(f"parametri non validi per {nome} ({type(e).__name__}: {e})", 1)
     if salva:
         try:
             Path(salva).write_text(dumps(game.state), encoding="utf-8")
