@@ -107,8 +107,11 @@ def _load(ident: str) -> tuple[str, Any]:
 
 @bp.errorhandler(BadRequest)
 def _bad_request(e: BadRequest):
-    return error_response(e.status, e.message,
-                          errors=[{"path": p, "message": m} for p, m in e.errors])
+    errors = [{"path": p, "message": m} for p, m in e.errors]
+    if request.path.startswith("/api/"):
+        return error_response(e.status, e.message, errors=errors)
+    return render_template("scenario_errore.html", status=e.status, message=e.message,
+                           errors=errors), e.status
 
 
 def rule_url(number: str, external: bool = False) -> str:
