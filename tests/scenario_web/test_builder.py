@@ -175,6 +175,7 @@ def test_import_errors_are_italian_4xx(sim):
         (json.dumps({**new_scenario(), "battlefield": [bear("p1", f"c{i}") for i in range(301)]}),
          422, "troppi permanenti: 301 (il limite è 300)"),
         (json.dumps({**new_scenario(), "title": "x" * 1_100_000}), 413, "Testo troppo lungo"),
+        (json.dumps(new_scenario("free-for-all", 9)), 422, "troppi giocatori: 9 (il limite è 8)"),
         (json.dumps({"format": "judge-partita", "version": 1, "scenario": new_scenario(),
                      "actions": [{"type": "vola"}]}), 422, "azione non valida"),
         (json.dumps({"format": "judge-partita", "version": 1, "scenario": new_scenario(),
