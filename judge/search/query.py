@@ -21,6 +21,7 @@ Pipeline:
 
 from __future__ import annotations
 
+import heapq
 import html
 import json
 import math
@@ -29,6 +30,7 @@ import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +47,9 @@ from judge.search.spelling import Speller
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
 MAX_LIMIT = 100
-CACHE_SIZE = 2048
+RERANK_DEPTH = 300  # candidates reranked by coverage and language
+# Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
+CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "2048") or 0)
 
 LANGS = ("it", "en", "tutte")
 
@@ -419,6 +423,8 @@ class Engine:
         chapter = chapter if chapter and re.fullmatch(r"[1-9]", chapter) else None
         section = section if section and re.fullmatch(r"[1-9]\d\d", section) else None
         key = (q, lang, chapter, section, page, per_page)
+        if CACHE_SIZE <= 0:
+            return self._search(q, notes, lang, chapter, section, page, per_page)
         with self._cache_lock:
             cached = self._cache.get(key)
             if cached is not None:
@@ -521,12 +527,17 @@ class Engine:
             }
         if not scores:
             return result
+        numbers_of = sc.numbers_of
+        total = len({numbers_of[d] for d in scores})
+        # Rerank the best candidates only: reranking can lower a score, never raise it.
+        depth = max(RERANK_DEPTH, page * per_page * 4)
+        candidates = heapq.nlargest(depth, scores.items(), key=itemgetter(1)) if len(scores) > depth else scores.items()
         # Coverage: the share of the query's units (by weight) each document matches.
         total_weight = sum(u.weight for u in positive_units) or 1.0
         unit_docs = [sc.scores(u.query) for u in positive_units] if len(positive_units) > 1 else []
 
         best: dict[str, tuple[float, dict, float]] = {}  # number -> (score, fields, italian score)
-        for d, raw in scores.items():
+        for d, raw in candidates:
             f = stored[d]
             if unit_docs:
                 cov = min(1.0, sum(u.weight for u, ds in zip(positive_units, unit_docs) if d in ds) / total_weight)
@@ -545,18 +556,30 @@ class Engine:
                 shown = f if f["lang"] == "it" else prev[1]
                 best[n] = (top, shown, max(prev[2], score if f["lang"] == "it" else 0.0))
         ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]["order"]))
-        result.total = len(ranked)
+        result.total = max(total, len(ranked))
         start = (page - 1) * per_page
         stems = {"it": set(), "en": set()}
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        result.hits = [self._hit(f, score, stems) for score, f, _ in ranked[start : start + per_page]]
+        page_hits = ranked[start : start + per_page]
+        if lang == "tutte":
+            # A rule with Italian text is shown in Italian, even when only its English text matched.
+            page_hits = [(score, self._italian_fields(f), it) for score, f, it in page_hits]
+        result.hits = [self._hit(f, score, stems) for score, f, _ in page_hits]
         if result.hits and result.suggestion is None and ranked[0][0] < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
 
     # -- hits -------------------------------------------------------------------------------------------
+    def _italian_fields(self, f: dict) -> dict:
+        if f["lang"] == "it":
+            return f
+        for d in self.scorer.by_number.get(f["number"], ()):
+            if self.scorer.stored[d]["lang"] == "it":
+                return self.scorer.stored[d]
+        return f
+
     def _section_title(self, number: str, lang: str) -> str:
         sec = self.corpus.section_of(number) or self.corpus.get(number)
         if sec is None:
@@ -699,8 +722,11 @@ def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None) -> Eng
 
 
 def index_ready(instance: str | os.PathLike) -> bool:
-    """Is the index for the current corpus built (without building it)?"""
+    """Is the index for the current corpus built (without building it)? Cheap: health checks call it."""
     corpus = load_corpus()
+    engine = _engines.get(str(Path(instance).resolve()))
+    if engine is not None and engine.corpus is corpus:
+        return True
     return is_ready(index_root(instance) / index_name(corpus))
 
 

@@ -86,6 +86,7 @@ class Scorer:
         self._scores: dict[Node, dict[int, float]] = {}
         self._cached_entries = 0
         self._lock = threading.Lock()
+        self.numbers_of = [f.get("number", "") for f in self.stored]
         self.by_number: dict[str, list[int]] = {}
         for d, f in enumerate(self.stored):
             self.by_number.setdefault(f.get("number", ""), []).append(d)

@@ -58,6 +58,11 @@ def test_italian_results_first_where_they_exist(engine, corpus):
     assert r.hits[0].lang == "it"
     # A rule with Italian text is shown in Italian.
     assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).it is not None)
+    # Even when only the English text matched ("grimorio vuoto" -> "library with no cards").
+    r = engine.search("grimorio vuoto")
+    assert "121.4" in numbers(r)
+    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).it is not None)
+    assert all(h.lang == "en" for h in engine.search("grimorio vuoto", lang="en").hits)
     # The same words in both languages: the Italian document wins.
     both = engine.search("Commander", per_page=50)
     langs = [h.lang for h in both.hits]
