@@ -41,7 +41,7 @@ from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import ensure_index, index_name, index_root, is_ready
-from judge.search.scoring import A, Node, O, P, Scorer, T, leaves
+from judge.search.scoring import A, Node, O, P, Scorer, T
 from judge.search.spelling import Speller
 
 MAX_QUERY_CHARS = 300
