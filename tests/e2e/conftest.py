@@ -31,8 +31,10 @@ def base_url(tmp_path_factory):
         server.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope: Playwright's sync API allows one running instance per process, and other
+    # browser-test packages (the simulator's) start their own after ours has stopped.
     if not Path(CHROMIUM).exists():
         pytest.fail(f"chromium non trovato in {CHROMIUM}: scripts/test.sh lo installa con apt-get")
     from playwright.sync_api import sync_playwright

@@ -17,6 +17,25 @@ def test_open_rule_from_home_box(page):
     assert page.console_errors == []
 
 
+def test_open_rule_from_home_box_without_javascript(browser, base_url):
+    from judge.web import create_app
+
+    if "search.cerca" not in create_app({"SECRET_KEY": "x"}).view_functions:
+        import pytest
+
+        pytest.skip("/cerca (area ricerca) non ancora disponibile: senza JavaScript il numero passa da /cerca")
+    context = browser.new_context(base_url=base_url, java_script_enabled=False)
+    try:
+        pg = context.new_page()
+        pg.goto("/")
+        pg.fill("#q", "704.5A")
+        pg.press("#q", "Enter")
+        pg.wait_for_url(re.compile(r"/regole/704\.5a$"))
+        assert pg.locator("h1").inner_text() == "Regola 704.5a"
+    finally:
+        context.close()
+
+
 def test_slash_key_focuses_search_box(page):
     page.goto("/")
     page.keyboard.press("/")
@@ -35,7 +54,7 @@ def test_follow_a_citation(page):
     page.wait_for_url(re.compile(r"/regole/703\.4d$"))
 
 
-def test_linker(page):
+def test_linker(page, screenshots):
     page.goto("/collega")
     page.fill("#testo", "Secondo la regola 704.5a e CR 117.3a il giocatore perde; la 999.9 non esiste. <script>alert(1)</script>")
     page.click("button:has-text('Collega')")
@@ -46,6 +65,10 @@ def test_linker(page):
     assert out.locator(".cit-ignota").inner_text().startswith("999.9")
     assert "<script>alert(1)</script>" in out.inner_text()
     assert page.locator(".regole-citate dt").count() == 2
+    for width, label in ((1280, "wide"), (390, "narrow")):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(screenshots / f"collega-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
     out.locator('a[href="/regole/704.5a"]').click()
     page.wait_for_url(re.compile(r"/regole/704\.5a$"))
     assert page.console_errors == []
@@ -79,6 +102,8 @@ def test_screenshots(page, screenshots):
         ("turno", "/turno"),
         ("modifiche", "/modifiche/20251114..20260619?sezione=121"),
         ("non-trovata", "/regole/704.99"),
+        ("glossario", "/glossario"),
+        ("capitolo", "/regole/5"),
     ]
     for name, url in shots:
         for width, label in ((1280, "wide"), (390, "narrow")):
