@@ -164,7 +164,24 @@ def index_path(instance: str | os.PathLike, corpus: Corpus | None = None) -> Pat
 
 
 def is_ready(path: Path) -> bool:
-    return (path / "vocabulary.json").is_file() and windex.exists_in(str(path))
+    """A complete, readable index is in ``path`` (a damaged one is not ready: it gets rebuilt)."""
+    try:
+        return (path / "vocabulary.json").is_file() and windex.exists_in(str(path))
+    except Exception:  # whoosh raises all sorts on truncated or garbled files
+        return False
+
+
+def fingerprint(path: Path) -> tuple:
+    """Identity of an index on disk: the folder's inode and every file's size and mtime.
+
+    A changed fingerprint means the files under an open index were deleted, replaced or
+    damaged: the engine reopens (and if needed rebuilds) rather than read them."""
+    try:
+        folder = path.stat().st_ino
+        files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in path.iterdir() if p.is_file())
+    except OSError:
+        return ()
+    return (folder, tuple(files))
 
 
 # -- building ------------------------------------------------------------------------------------------
@@ -226,15 +243,19 @@ def _cleanup(root: Path, keep: Path) -> None:
         shutil.rmtree(p, ignore_errors=True)
 
 
-def ensure_index(instance: str | os.PathLike, corpus: Corpus | None = None) -> Path:
-    """The folder of an index for the current corpus, building it first if needed."""
+def ensure_index(instance: str | os.PathLike, corpus: Corpus | None = None, broken: tuple | None = None) -> Path:
+    """The folder of an index for the current corpus, building it first if needed.
+
+    ``broken`` is the fingerprint of an index found damaged while in use: if the folder
+    still has that fingerprint it is rebuilt even though it looks complete."""
     corpus = corpus or load_corpus()
     root = index_root(instance)
     final = root / index_name(corpus)
-    if is_ready(final):
+    if broken is None and is_ready(final):
         return final
     with _process_lock, _build_lock(root):
-        if is_ready(final):  # another thread or process built it while we waited
+        # Another thread or process may have built (or rebuilt) it while we waited.
+        if is_ready(final) and (broken is None or fingerprint(final) != broken):
             return final
         tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
         try:

@@ -28,19 +28,20 @@ import math
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from functools import lru_cache
 from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whoosh import index as windex
+from whoosh.filedb.filestore import FileStorage
 
 from judge.citations import as_rule_query, find_citations
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
 from judge.search.glossary import Glossary, get_glossary
-from judge.search.index import ensure_index, index_name, index_root, is_ready
+from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready
 from judge.search.scoring import A, Node, O, P, Scorer, T
 from judge.search.spelling import Speller
 
@@ -255,7 +256,9 @@ class Engine:
     def __init__(self, path: Path, corpus: Corpus):
         self.path = path
         self.corpus = corpus
-        self.ix = windex.open_dir(str(path))
+        # No mmap: a file truncated under a memory map kills the process with SIGBUS, while a
+        # plain read just fails (and the index is rebuilt, see run_search).
+        self.ix = FileStorage(str(path), supports_mmap=False).open_index()
         self.scorer = Scorer(self.ix)
         self.glossary: Glossary = get_glossary()
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
@@ -702,23 +705,58 @@ def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHA
 
 _engines: dict[str, Engine] = {}
 _engines_lock = threading.Lock()
+# How often an open engine looks at its files on disk (deleted, replaced or damaged since it opened them).
+DISK_CHECK_SECONDS = 2.0
 
 
-def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None) -> Engine:
-    """The engine for an instance folder and the current corpus; builds or rebuilds the index on demand."""
+def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | None = None) -> Engine:
+    """Open the index for ``corpus``, rebuilding it when it is missing or cannot be read."""
+    path = ensure_index(instance, corpus, broken)
+    try:
+        engine = Engine(path, corpus)
+    except Exception:
+        # Complete on the surface (table of contents present) but damaged inside: rebuild once.
+        engine = Engine(ensure_index(instance, corpus, fingerprint(path)), corpus)
+    engine.disk = fingerprint(engine.path)
+    engine.checked = time.monotonic()
+    return engine
+
+
+def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify: bool = False) -> Engine:
+    """The engine for an instance folder and the current corpus; builds or rebuilds the index on demand.
+
+    Every few seconds (or with ``verify``) the open index's files are compared with what was
+    opened: an index deleted or damaged on disk is rebuilt and reopened, never half-read."""
     corpus = corpus or load_corpus()
     key = str(Path(instance).resolve())
     engine = _engines.get(key)
-    if engine is not None and engine.corpus is corpus:
+    now = time.monotonic()
+    if engine is not None and engine.corpus is corpus and not verify and now - engine.checked < DISK_CHECK_SECONDS:
         return engine
     with _engines_lock:
         engine = _engines.get(key)
         if engine is not None and engine.corpus is corpus:
-            return engine
-        path = ensure_index(instance, corpus)
-        engine = Engine(path, corpus)
+            if fingerprint(engine.path) == engine.disk and (not verify or is_ready(engine.path)):
+                engine.checked = now
+                return engine
+            engine = _open_engine(instance, corpus, broken=engine.disk)
+        else:
+            engine = _open_engine(instance, corpus)
         _engines[key] = engine
         return engine
+
+
+def run_search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
+    """Search, surviving an index damaged under a running server: on a failure the index is
+    checked, rebuilt if its files changed, and the search is tried once more."""
+    engine = get_engine(instance)
+    try:
+        return engine.search(query, **kwargs)
+    except Exception:
+        fresh = get_engine(instance, verify=True)
+        if fresh is engine:
+            raise  # the index is intact: a real bug, reported as such
+        return fresh.search(query, **kwargs)
 
 
 def index_ready(instance: str | os.PathLike) -> bool:
@@ -731,6 +769,6 @@ def index_ready(instance: str | os.PathLike) -> bool:
 
 
 def search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
-    return get_engine(instance).search(query, **kwargs)
+    return run_search(instance, query, **kwargs)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
-from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready
+from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready, run_search
 
 bp = Blueprint("search", __name__)
 
@@ -42,8 +42,7 @@ def _params() -> dict:
 
 
 def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
-    engine = get_engine(current_app.instance_path)
-    return engine.search(q, page=page, per_page=per_page, **params)
+    return run_search(current_app.instance_path, q, page=page, per_page=per_page, **params)
 
 
 @bp.get("/cerca")
