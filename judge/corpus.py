@@ -242,7 +242,7 @@ class Corpus:
         try:
             key = sort_key(t) if is_chapter(t) else RuleNumber.parse_loose(t).sort_key()
         except (RuleNumberError, ValueError):
-            digits = "".join(ch for ch in t if ch.isdigit())[:3]
+            digits = "".join(ch for ch in t if ch in "0123456789")[:3]  # not isdigit(): "²" is a digit to it
             if len(digits) < 3 or digits[0] == "0":
                 return []
             key = RuleNumber(int(digits)).sort_key()

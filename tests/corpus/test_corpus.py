@@ -53,6 +53,7 @@ def test_forgiving_resolution_and_nearest(corpus):
     near = [r.number for r in corpus.nearest("703.4o")]
     assert "703.4p" in near and all(corpus.get(n) for n in near)
     assert corpus.nearest("zzz") == []
+    assert all(corpus.get(r.number) for r in corpus.nearest("10²"))  # Unicode digits are not ASCII digits
 
 
 def test_italian_titles_are_aligned_not_shifted(corpus):
