@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("JUDGE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 
@@ -31,20 +25,9 @@ def base_url(tmp_path_factory):
         server.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    # Module scope: Playwright's sync API allows one running instance per process, and other
-    # browser-test packages (the simulator's) start their own after ours has stopped.
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium non trovato in {CHROMIUM}: scripts/test.sh lo installa con apt-get")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+@pytest.fixture(scope="session")
+def browser(chromium_browser):
+    return chromium_browser
 
 
 @pytest.fixture()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import threading
 from pathlib import Path
 
@@ -13,12 +12,7 @@ from judge import ROOT
 from judge.engine.scenario import new_scenario
 from judge.web import create_app
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-output" / "simulatore"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="session")
@@ -45,13 +39,8 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium non installato (apt-get install chromium)")
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def browser(chromium_browser):
+    return chromium_browser
 
 
 @pytest.fixture(scope="session")
