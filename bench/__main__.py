@@ -1,15 +1,25 @@
 """All benchmarks in one command: .venv/bin/python -m bench"""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-for script in ["corpus_bench.py", "search_bench.py", "engine_bench.py", "http_bench.py"]:
+RUNS = [
+    ("corpus_bench.py", {}),
+    ("search_bench.py", {}),
+    ("engine_bench.py", {}),
+    ("http_bench.py", {}),
+    # The same routes with every cache off: what a page costs to render.
+    ("http_bench.py", {"JUDGE_PAGE_CACHE": "0", "JUDGE_SEARCH_CACHE": "0"}),
+]
+
+for script, env in RUNS:
     path = HERE / script
     if not path.exists():
         print(f"(manca {script})")
         continue
-    print(f"\n=== {script} ===", flush=True)
-    subprocess.run([sys.executable, str(path)], check=False, cwd=HERE.parent)
+    print(f"\n=== {script} {' '.join(f'{k}={v}' for k, v in env.items())} ===", flush=True)
+    subprocess.run([sys.executable, str(path)], check=False, cwd=HERE.parent, env={**os.environ, **env})

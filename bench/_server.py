@@ -99,10 +99,11 @@ class WrkResult:
     raw: str
 
 
-def _ms(text: str) -> float:
-    m = re.match(r"([\d.]+)(us|ms|s|m)", text)
-    value, unit = float(m[1]), m[2]
-    return value * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+def _ms(out: str, label: str) -> float:
+    m = re.search(rf"{label}\s+([\d.]+)(us|ms|s|m)\b", out)
+    if not m:
+        return float("nan")
+    return float(m[1]) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[m[2]]
 
 
 def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int = 2, timeout_s: int = 10) -> WrkResult:
@@ -119,10 +120,12 @@ def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: in
         ).stdout
     finally:
         os.unlink(script)
-    requests = int(re.search(r"(\d+) requests in", out)[1])
+    m = re.search(r"(\d+) requests in", out)
+    if not m:
+        raise RuntimeError(f"uscita di wrk non riconosciuta:\n{out}")
+    requests = int(m[1])
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
-    p50 = _ms(re.search(r"50%\s+(\S+)", out)[1])
-    p99 = _ms(re.search(r"99%\s+(\S+)", out)[1])
+    p50, p99 = _ms(out, "50%"), _ms(out, "99%")
     non2xx = int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
     sock = sum(int(x) for x in m.groups()) if (m := re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)) else 0
     return WrkResult(requests, rps, p50, p99, non2xx, sock, out)

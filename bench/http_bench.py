@@ -31,7 +31,9 @@ def main() -> int:
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--threads", type=int, default=8, help="server threads")
     args = ap.parse_args()
-    print(f"HTTP: waitress ({args.threads} thread), wrk -c{args.connections} -d{args.seconds}s, {os.cpu_count()} core")
+    cache = os.environ.get("JUDGE_PAGE_CACHE", "1") != "0" and os.environ.get("JUDGE_SEARCH_CACHE", "1") != "0"
+    print(f"HTTP: waitress ({args.threads} thread), wrk -c{args.connections} -d{args.seconds}s, {os.cpu_count()} core, "
+          f"cache delle pagine e dei risultati {'attiva' if cache else 'DISATTIVATA'}")
     with running_server(threads=args.threads) as server:
         rss_start = server.rss_mb()
         results = []

@@ -57,6 +57,8 @@ def create_app(config: dict | None = None) -> Flask:
         JSON_AS_ASCII=False,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # Rendered pages kept per corpus version (judge/web/cache.py); JUDGE_PAGE_CACHE=0 turns it off.
+        PAGE_CACHE=os.environ.get("JUDGE_PAGE_CACHE", "1") != "0",
     )
     app.json.ensure_ascii = False
     app.json.sort_keys = False

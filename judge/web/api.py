@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
+from judge.web.cache import cached
 from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
 from judge.web.rules import (
@@ -69,6 +70,7 @@ def rule_payload(corpus: Corpus, rule: Rule) -> dict:
 
 
 @bp.get("/regole/<numero>")
+@cached
 def regola(numero: str):
     corpus = load_corpus()
     found = corpus.get(numero)
@@ -126,6 +128,7 @@ def collega():
 
 
 @bp.get("/modifiche/<intervallo>")
+@cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
     pair, err = parse_interval(corpus, intervallo)

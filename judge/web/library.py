@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,18 +71,33 @@ def _read(path: Path) -> LibraryEntry | None:
                         variant=variant, path=path)
 
 
+# The folder is looked at again at most this often: a busy server pays no directory scan per request.
+RECHECK_SECONDS = 1.0
+
+
 def library(folder: Path | None = None) -> list[LibraryEntry]:
     """Every readable library scenario, sorted by title."""
     folder = Path(folder) if folder else LIBRARY_DIR
+    now = time.monotonic()
+    with _lock:
+        if _cache.get("folder") == str(folder) and now - _cache.get("checked", -1e9) < RECHECK_SECONDS:
+            return list(_cache["entries"])  # type: ignore[arg-type]
     key = _fingerprint(folder)
     with _lock:
         if _cache["key"] == key:
+            _cache["folder"], _cache["checked"] = str(folder), now
             return list(_cache["entries"])  # type: ignore[arg-type]
     entries = [e for e in (_read(p) for p in sorted(folder.glob("*.json"))) if e is not None]
     entries.sort(key=lambda e: (e.title.casefold(), e.slug))
     with _lock:
         _cache["key"], _cache["entries"] = key, entries
+        _cache["folder"], _cache["checked"] = str(folder), now
     return list(entries)
+
+
+def version(folder: Path | None = None) -> int:
+    """Changes whenever the library's content does (for caches of pages that list scenarios)."""
+    return hash(tuple((e.slug, e.title, e.rules) for e in library(folder)))
 
 
 def entry(slug: str, folder: Path | None = None) -> LibraryEntry | None:

@@ -15,6 +15,7 @@ from judge.checks import corpus_findings, warnings_by_rule
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.diff import RuleChange, diff_editions, word_diff
 from judge.web import render
+from judge.web.cache import cached
 from judge.web.errors import error_response
 
 bp = Blueprint("rules", __name__)
@@ -160,6 +161,7 @@ def index():
 
 
 @bp.get("/regole/<numero>")
+@cached
 def rule(numero: str):
     corpus = load_corpus()
     found = corpus.get(numero)
@@ -236,6 +238,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
 
 
 @bp.get("/regole/<numero>/storia")
+@cached
 def storia(numero: str):
     corpus = load_corpus()
     found = corpus.get(numero)
@@ -325,6 +328,7 @@ def modifiche_index():
 
 
 @bp.get("/modifiche/<intervallo>")
+@cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
     pair, err = parse_interval(corpus, intervallo)
@@ -380,6 +384,7 @@ def _anchor(term: str) -> str:
 
 
 @bp.get("/glossario")
+@cached
 def glossario():
     corpus = load_corpus()
     it_terms = italian_terms()
@@ -398,6 +403,7 @@ def glossario():
 
 
 @bp.get("/turno")
+@cached
 def turno():
     from judge.web import turn
 

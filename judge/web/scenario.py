@@ -26,7 +26,6 @@ URL above is a permalink that survives restarts and works for anybody.
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import lru_cache
 from typing import Any

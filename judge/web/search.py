@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready, run_search
+from judge.web.cache import cached
 
 bp = Blueprint("search", __name__)
 
@@ -46,6 +47,7 @@ def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
 
 
 @bp.get("/cerca")
+@cached
 def cerca():
     q = request.args.get("q", "")
     params = _params()
@@ -72,6 +74,7 @@ def cerca():
 
 
 @bp.get("/api/cerca")
+@cached
 def api_cerca():
     q = request.args.get("q", "")
     params = _params()

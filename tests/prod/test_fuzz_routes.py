@@ -111,3 +111,49 @@ def test_security_headers_on_every_response(client, path):
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
     assert resp.headers["Referrer-Policy"]
     assert resp.headers["X-Frame-Options"] == "DENY"
+
+
+def test_pages_are_cached_with_etags_and_revalidated(app):
+    client = app.test_client()
+    first = client.get("/regole/704.5a")
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert "max-age" in first.headers["Cache-Control"]
+    again = client.get("/regole/704.5a")
+    assert again.get_data() == first.get_data() and again.headers["ETag"] == first.headers["ETag"]
+    not_modified = client.get("/regole/704.5a", headers={"If-None-Match": first.headers["ETag"]})
+    assert not_modified.status_code == 304 and not not_modified.get_data()
+    # Errors and redirects are never kept.
+    assert "ETag" not in client.get("/regole/999.9").headers
+    assert client.get("/regole/704.5A").status_code in (301, 308)
+
+
+def test_the_cache_follows_the_corpus(tmp_path):
+    """A page rendered for one corpus is not served for another (the key holds the content hash)."""
+    import shutil
+
+    from judge import RULES_EN_DIR, RULES_IT_DIR
+    from judge.web import cache, create_app
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "i")})
+    client = app.test_client()
+    before = client.get("/api/regole/121.1").get_json()
+    it = tmp_path / "rules_it"
+    shutil.copytree(RULES_IT_DIR, it)
+    path = it / "121.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Un giocatore pesca una carta", "UN GIOCATORE PESCA", 1), encoding="utf-8")
+    from judge import corpus as corpus_module
+
+    real = corpus_module.load_corpus
+    changed = real(it, RULES_EN_DIR, max_age=0)
+    try:
+        cache.load_corpus = lambda: changed  # what a server sees after the file was edited
+        import judge.web.api as api
+
+        api_load = api.load_corpus
+        api.load_corpus = lambda: changed
+        after = client.get("/api/regole/121.1").get_json()
+    finally:
+        cache.load_corpus = real
+        api.load_corpus = api_load
+    assert before != after
+    assert "UN GIOCATORE PESCA" in str(after)

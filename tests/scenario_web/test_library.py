@@ -28,7 +28,8 @@ def test_exercises():
     assert not library.exercises("7040.1", "704")
 
 
-def test_cache_follows_the_folder(library_dir):
+def test_cache_follows_the_folder(library_dir, monkeypatch):
+    monkeypatch.setattr(library, "RECHECK_SECONDS", 0)
     first = library.library(library_dir)
     assert [e.slug for e in first] == ["leggende", "mano-piena"]
     assert library.library(library_dir) == first
