@@ -24,6 +24,8 @@ def _check_csrf() -> None:
     # JSON APIs are not forms: browsers cannot send cross-site JSON without CORS, which we never allow.
     if request.method not in ("POST", "PUT", "PATCH", "DELETE") or request.path.startswith("/api/"):
         return
+    if request.routing_exception is not None:
+        return  # unknown address or method: let routing answer 404/405
     sent = request.form.get("csrf_token", "") or request.headers.get("X-CSRF-Token", "")
     expected = session.get("_csrf", "")
     if not expected or not hmac.compare_digest(str(sent), str(expected)):

@@ -22,4 +22,8 @@ def test_api_conforms_to_openapi(case):
     # A text over the linker's limit is refused with 413 (documented), which the generic
     # "negative data must be rejected with 400/422" check does not list.
     excluded = [schemathesis.checks.negative_data_rejection] if response.status_code == 413 else []
+    if case.path.startswith("/api/scenari"):
+        # A scenario is validated by the engine (ids, references, limits: docs/scenario-format.md),
+        # far beyond what the OpenAPI schema states: a schema-valid document may still get a 422.
+        excluded.append(schemathesis.checks.positive_data_acceptance)
     case.validate_response(response, excluded_checks=excluded)
