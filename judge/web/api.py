@@ -18,10 +18,8 @@ from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
 from judge.web.rules import (
     _not_found,
-    changes,
-    parse_interval,
-    parse_section_filter,
-    resolve_or_none,
+    canonical_rule,
+    changes_request,
     rule_warnings,
     text_payload,
 )
@@ -73,13 +71,8 @@ def rule_payload(corpus: Corpus, rule: Rule) -> dict:
 @cached
 def regola(numero: str):
     corpus = load_corpus()
-    found = corpus.get(numero)
-    if found is None:
-        found = resolve_or_none(corpus, numero)
-        if found is None:
-            return _not_found(corpus, numero)
-        return redirect(url_for("api.regola", numero=found.number), code=301)
-    return jsonify(rule_payload(corpus, found))
+    found, answer = canonical_rule(corpus, numero, "api.regola")
+    return answer or jsonify(rule_payload(corpus, found))
 
 
 @bp.get("/regole/<path:numero>")
@@ -131,14 +124,9 @@ def collega():
 @cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
-    pair, err = parse_interval(corpus, intervallo)
+    err, (old, new, section, found) = changes_request(corpus, intervallo)
     if err:
         return err
-    section, err = parse_section_filter(corpus, request.args.get("sezione"))
-    if err:
-        return err
-    old, new = pair
-    found = changes(corpus, old, new, section)
     return jsonify({
         "from": edition_payload(old),
         "to": edition_payload(new),

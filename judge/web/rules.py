@@ -154,6 +154,18 @@ def resolve_or_none(corpus: Corpus, numero: str) -> Rule | None:
     return corpus.get(numero) or corpus.resolve(numero)
 
 
+def canonical_rule(corpus: Corpus, numero: str, endpoint: str):
+    """(rule, None) for a canonical number; otherwise (None, the redirect to the canonical
+    address of ``endpoint`` or the Italian 404 with the nearest rules)."""
+    found = corpus.get(numero)
+    if found is not None:
+        return found, None
+    found = resolve_or_none(corpus, numero)
+    if found is None:
+        return None, _not_found(corpus, numero)
+    return None, redirect(url_for(endpoint, numero=found.number), code=301)
+
+
 @bp.get("/regole")
 @bp.get("/regole/")
 def index():
@@ -164,13 +176,8 @@ def index():
 @cached
 def rule(numero: str):
     corpus = load_corpus()
-    found = corpus.get(numero)
-    if found is None:
-        found = resolve_or_none(corpus, numero)
-        if found is None:
-            return _not_found(corpus, numero)
-        return redirect(url_for("rules.rule", numero=found.number), code=301)
-    return _render_rule(corpus, found)
+    found, answer = canonical_rule(corpus, numero, "rules.rule")
+    return answer or _render_rule(corpus, found)
 
 
 @bp.get("/regole/<path:numero>")
@@ -241,12 +248,9 @@ def _render_rule(corpus: Corpus, rule: Rule):
 @cached
 def storia(numero: str):
     corpus = load_corpus()
-    found = corpus.get(numero)
-    if found is None:
-        found = resolve_or_none(corpus, numero)
-        if found is None:
-            return _not_found(corpus, numero)
-        return redirect(url_for("rules.storia", numero=found.number), code=301)
+    found, answer = canonical_rule(corpus, numero, "rules.storia")
+    if answer:
+        return answer
     versions = []
     previous_text = None
     for e in corpus.editions:
@@ -317,6 +321,18 @@ def changes(corpus: Corpus, old, new, section: str | None) -> list[RuleChange]:
     return list(_cached_diff(corpus.content_hash, old.id, new.id, section))
 
 
+def changes_request(corpus: Corpus, intervallo: str):
+    """(error response, (old, new, section, changes)) for "/modifiche/<a>..<b>?sezione=…"."""
+    pair, err = parse_interval(corpus, intervallo)
+    if err:
+        return err, (None, None, None, None)
+    section, err = parse_section_filter(corpus, request.args.get("sezione"))
+    if err:
+        return err, (None, None, None, None)
+    old, new = pair
+    return None, (old, new, section, changes(corpus, old, new, section))
+
+
 @bp.get("/modifiche/")
 @bp.get("/modifiche")
 def modifiche_index():
@@ -331,14 +347,9 @@ def modifiche_index():
 @cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
-    pair, err = parse_interval(corpus, intervallo)
+    err, (old, new, section, found) = changes_request(corpus, intervallo)
     if err:
         return err
-    section, err = parse_section_filter(corpus, request.args.get("sezione"))
-    if err:
-        return err
-    old, new = pair
-    found = changes(corpus, old, new, section)
     counts = {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")}
     sections = sorted({c.number.split(".")[0] for c in changes(corpus, old, new, None)}, key=int)
     return render_template(
