@@ -96,10 +96,11 @@ def http(questions, seconds: int, connections: int, threads: int) -> None:
     paths = [url(q.q) for q in questions]
     print(f"\nHTTP: judge serve (waitress, {threads} thread), wrk -c{connections} -d{seconds}s, {os.cpu_count()} core;"
           f" /api/cerca gira sulle {len(paths)} domande")
-    for label, cache in (("con cache dei risultati", None), ("senza cache dei risultati (JUDGE_SEARCH_CACHE=0)", "0")):
-        old = os.environ.get("JUDGE_SEARCH_CACHE")
-        if cache is not None:
-            os.environ["JUDGE_SEARCH_CACHE"] = cache
+    runs = (("con le cache (risultati e pagine)", {}),
+            ("senza cache (JUDGE_SEARCH_CACHE=0 JUDGE_PAGE_CACHE=0)", {"JUDGE_SEARCH_CACHE": "0", "JUDGE_PAGE_CACHE": "0"}))
+    for label, env in runs:
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
         try:
             with running_server(threads=threads) as server:
                 rows = []
@@ -108,11 +109,11 @@ def http(questions, seconds: int, connections: int, threads: int) -> None:
                     rows.append((name, wrk(server.base, ps, seconds=seconds, connections=connections)))
                 peak = server.rss_peak_mb()
         finally:
-            if cache is not None:
-                if old is None:
-                    os.environ.pop("JUDGE_SEARCH_CACHE", None)
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
                 else:
-                    os.environ["JUDGE_SEARCH_CACHE"] = old
+                    os.environ[k] = v
         base = (rows[0][1].rps + rows[2][1].rps) / 2
         print(f"-- {label}; RSS di picco {peak:.0f} MB")
         print(f"   {'percorso':20} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'rapporto':>9} {'errori':>7}")
