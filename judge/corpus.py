@@ -140,6 +140,7 @@ class Corpus:
                 )
         self.numbers = sorted(self.rules, key=sort_key)
         self._keys = [sort_key(n) for n in self.numbers]
+        self._position = {n: i for i, n in enumerate(self.numbers)}
         for n in self.numbers:
             rule = self.rules[n]
             if rule.parent and rule.parent in self.rules:
@@ -212,7 +213,7 @@ class Corpus:
         if rule is None:
             return None
         # Neighbours are of the same level: sections step through sections, rules through rules.
-        idx = self.numbers.index(number) + delta
+        idx = self._position[number] + delta
         while 0 <= idx < len(self.numbers):
             cand = self.rules[self.numbers[idx]]
             if cand.kind == rule.kind or (not rule.is_heading and not cand.is_heading):
