@@ -164,18 +164,7 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                    "dall'ultima operazione riuscita.", err=True)
         code = 1
     events = game.events[start:]
-    if salva:
-        try:
-            Path(salva).write_text(dumps(game.state), encoding="utf-8")
-        except OSError as e:
-            _fail(f"impossibile scrivere {salva}: {e.strerror or e}", 2)
-    if as_json:
-        click.echo(json.dumps({"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
-                               "pending": game.pending}, ensure_ascii=False, indent=2))
-    else:
-        _print_events(events)
-        if game.pending is not None:
-            _print_pending(game.pending)
+    if _save_and_print(game, events, salva, as_json):
         if game.result is not None:
             r = game.result
             if r["draw"]:
@@ -215,6 +204,12 @@ def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salv
         _fail(str(e), 1)
     except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
         _fail(f"parametri non validi per {nome} ({type(e).__name__}: {e})", 1)
+    _save_and_print(game, events, salva, as_json)
+
+
+def _save_and_print(game, events, salva: str | None, as_json: bool) -> bool:
+    """Write the new state where asked, then print the events (JSON or text).
+    Returns True when the text form was printed, so callers may add to it."""
     if salva:
         try:
             Path(salva).write_text(dumps(game.state), encoding="utf-8")
@@ -223,10 +218,11 @@ def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salv
     if as_json:
         click.echo(json.dumps({"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
                                "pending": game.pending}, ensure_ascii=False, indent=2))
-    else:
-        _print_events(events)
-        if game.pending is not None:
-            _print_pending(game.pending)
+        return False
+    _print_events(events)
+    if game.pending is not None:
+        _print_pending(game.pending)
+    return True
 
 
 @scenario.command("verifica")
