@@ -18,7 +18,7 @@ KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso"
               "lifelink": "legame vitale", "vigilance": "cautela",
               "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
               "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-              "wither": "appassire", "phasing": "intermittenza"}
+              "wither": "avvizzire", "phasing": "intermittenza"}
 
 
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:

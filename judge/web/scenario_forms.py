@@ -12,6 +12,7 @@ import re
 from typing import Any, Mapping
 
 from judge.engine import scenario as sc
+from judge.engine.chars import KEYWORD_IT
 from judge.engine.state import ZONES
 from judge.engine.steps import STEPS
 
@@ -34,12 +35,7 @@ TYPES_IT = {"creature": "creatura", "land": "terra", "artifact": "artefatto",
             "instant": "istantaneo", "sorcery": "stregoneria", "kindred": "tribale",
             "scheme": "intrigo"}
 SUPERTYPES_IT = {"legendary": "leggendario", "world": "mondo", "basic": "base", "snow": "neve"}
-KEYWORDS_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso",
-               "double strike": "doppio attacco", "trample": "travolgere",
-               "lifelink": "legame vitale", "vigilance": "cautela",
-               "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
-               "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-               "wither": "avvizzire", "phasing": "intermittenza"}
+KEYWORDS_IT = KEYWORD_IT  # one Italian name per keyword, shared with the engine's log
 COUNTERS_IT = {"loyalty": "lealtà", "defense": "difesa", "lore": "sapere", "shield": "scudo",
                "stun": "stordimento", "charge": "carica", "time": "tempo"}
 DAY_NIGHT_IT = {"day": "giorno", "night": "notte"}
