@@ -11,10 +11,10 @@ import statistics
 import time
 
 from judge import RULES_EN_DIR, RULES_IT_DIR
-from judge.checks import check
+from judge.corpus.checks import check
 from judge.corpus import Corpus, corpus_files
-from judge.rules_en import edition_paths, parse_edition
-from judge.rules_it import INDEX_FILE, load_sections, parse_index_file
+from judge.corpus.rules_en import edition_paths, parse_edition
+from judge.corpus.rules_it import INDEX_FILE, load_sections, parse_index_file
 
 
 def read_only() -> int:

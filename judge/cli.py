@@ -9,7 +9,7 @@ def main() -> None:
     """Regolamento completo di Magic in italiano e assistente per giudici."""
 
 
-from judge.corpus_cli import COMMANDS as _corpus_commands  # noqa: E402
+from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
 from judge.serve_cli import serve  # noqa: E402
 
 for _command in _corpus_commands:

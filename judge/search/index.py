@@ -28,7 +28,7 @@ from pathlib import Path
 from whoosh import index as windex
 from whoosh.fields import ID, STORED, TEXT, Schema
 
-from judge.citations import cited_numbers
+from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from whoosh.filedb.filestore import FileStorage
 
-from judge.citations import as_rule_query, find_citations
+from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
 from judge.search.glossary import Glossary, get_glossary

@@ -33,7 +33,7 @@ def _secret_key(instance: Path) -> str:
 
 def warm_up(app: Flask) -> None:
     """Load the corpus, run its checks and build the search index now rather than on the first request."""
-    from judge.checks import corpus_findings
+    from judge.corpus.checks import corpus_findings
     from judge.corpus import load_corpus
 
     corpus_findings(load_corpus())

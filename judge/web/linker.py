@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, render_template, request
 
-from judge.citations import find_citations
+from judge.corpus.citations import find_citations
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
 

@@ -1,6 +1,6 @@
 """Text → HTML for rule texts and pasted texts: escaped, with every citation a link.
 
-Citations are found by :func:`judge.citations.find_citations` (the one parser of the
+Citations are found by :func:`judge.corpus.citations.find_citations` (the one parser of the
 project); numbers that exist in the corpus become links to their rule page, unknown
 numbers are marked (``<span class="cit-ignota">``) and never linked.
 """
@@ -12,7 +12,7 @@ import datetime as dt
 from flask import url_for
 from markupsafe import Markup, escape
 
-from judge.citations import Citation, find_citations
+from judge.corpus.citations import Citation, find_citations
 from judge.corpus import Corpus, Rule, italian_date, load_corpus
 
 KIND_LABELS = {

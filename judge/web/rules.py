@@ -11,9 +11,9 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.routing import BaseConverter
 
-from judge.checks import corpus_findings, warnings_by_rule
+from judge.corpus.checks import corpus_findings, warnings_by_rule
 from judge.corpus import Corpus, Rule, load_corpus
-from judge.diff import RuleChange, diff_editions, word_diff
+from judge.corpus.diff import RuleChange, diff_editions, word_diff
 from judge.web import render
 from judge.web.cache import cached
 from judge.web.errors import error_response
@@ -115,7 +115,7 @@ def _not_found(corpus: Corpus, numero: str):
     shown = (numero or "").strip()[:MAX_NUMBER_INPUT]
     nearest = nearest_rules(corpus, shown)
     removed_in = None
-    from judge.numbers import RuleNumber, RuleNumberError
+    from judge.corpus.numbers import RuleNumber, RuleNumberError
 
     try:
         canonical = str(RuleNumber.parse_loose(shown))

@@ -2,7 +2,7 @@ import shutil
 
 import pytest
 
-from judge.checks import ERROR, WARNING, check
+from judge.corpus.checks import ERROR, WARNING, check
 from judge.corpus import load_corpus
 
 from .conftest import RULES_EN_DIR, RULES_IT_DIR

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from judge.citations import as_rule_query, cited_numbers, find_citations
+from judge.corpus.citations import as_rule_query, cited_numbers, find_citations
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -1,4 +1,4 @@
-from judge.numbers import sort_key
+from judge.corpus.numbers import sort_key
 
 
 def test_lookup_in_both_languages(corpus):

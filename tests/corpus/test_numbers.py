@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from judge.numbers import SUBRULE_LETTERS, RuleNumber, RuleNumberError, letters_at, letters_index, sort_key
+from judge.corpus.numbers import SUBRULE_LETTERS, RuleNumber, RuleNumberError, letters_at, letters_index, sort_key
 
 letters = st.text(alphabet=SUBRULE_LETTERS, min_size=0, max_size=2)
 numbers = st.builds(

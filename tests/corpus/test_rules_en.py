@@ -3,8 +3,8 @@ import shutil
 import pytest
 
 from judge.corpus import load_corpus
-from judge.frontmatter import SourceFormatError
-from judge.rules_en import parse_edition
+from judge.corpus.frontmatter import SourceFormatError
+from judge.corpus.rules_en import parse_edition
 
 from .conftest import EN_RULE, RULES_EN_DIR, RULES_IT_DIR, SHARED, editions
 

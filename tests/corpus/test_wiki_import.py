@@ -3,9 +3,9 @@ import shutil
 
 import pytest
 
-from judge.frontmatter import SourceFormatError
-from judge.rules_it import INDEX_FILE, load_sections, parse_index_file
-from judge.wiki_import import import_wiki, parse_wiki
+from judge.corpus.frontmatter import SourceFormatError
+from judge.corpus.rules_it import INDEX_FILE, load_sections, parse_index_file
+from judge.corpus.wiki_import import import_wiki, parse_wiki
 
 from .conftest import RULES_IT_DIR, SHARED, SOURCES_DIR, WIKI_RULE, wiki_sources
 

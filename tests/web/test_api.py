@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from judge.checks import corpus_findings
+from judge.corpus.checks import corpus_findings
 from judge.web.rules import nearest_rules
-from judge.diff import diff_editions
+from judge.corpus.diff import diff_editions
 from judge.web.linker import MAX_LINKER_CHARS
 
 

@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from markupsafe import escape
 
-from judge.citations import find_citations
-from judge.diff import diff_editions
+from judge.corpus.citations import find_citations
+from judge.corpus.diff import diff_editions
 from judge.web import turn
 from judge.web.rules import italian_terms
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from markupsafe import escape as _escape
 
-from judge.checks import corpus_findings
+from judge.corpus.checks import corpus_findings
 from judge.web.rules import nearest_rules
-from judge.citations import find_citations
+from judge.corpus.citations import find_citations
 from judge.corpus import italian_date
 
 from .htmlcheck import check_html

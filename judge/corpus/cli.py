@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from judge import RULES_IT_DIR
-from judge.frontmatter import SourceFormatError
+from judge.corpus.frontmatter import SourceFormatError
 
 
 def _load():
-    from judge.corpus import load_corpus
+    from judge.corpus.model import load_corpus
 
     try:
         return load_corpus()
@@ -61,7 +61,7 @@ def regola(numero: str, english: bool, figli: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Risultati in JSON.")
 def verifica(as_json: bool) -> None:
     """Controlla il corpus: errori strutturali (falliscono) e avvisi sui testi."""
-    from judge.checks import ERROR, check
+    from judge.corpus.checks import ERROR, check
 
     corpus = _load()
     findings = check(corpus)
@@ -87,7 +87,7 @@ def verifica(as_json: bool) -> None:
 @click.option("--sezione", help="Solo una sezione (es. 704) o un capitolo (es. 7).")
 def diff(vecchia: str, nuova: str, sezione: str | None) -> None:
     """Regole aggiunte, rimosse e modificate tra due edizioni inglesi (AAAAMMGG)."""
-    from judge.diff import diff_editions
+    from judge.corpus.diff import diff_editions
 
     corpus = _load()
     old, new = corpus.edition(vecchia), corpus.edition(nuova)
@@ -118,7 +118,7 @@ def diff(vecchia: str, nuova: str, sezione: str | None) -> None:
               help="Cartella delle regole italiane (predefinita: rules_it/).")
 def importa_wiki(file: Path, cartella: Path | None) -> None:
     """Importa una pagina del wiki italiano (formato testo) in rules_it/."""
-    from judge.wiki_import import import_wiki
+    from judge.corpus.wiki_import import import_wiki
 
     if not file.exists():
         _fail(f"File non trovato: {file}")

@@ -7,8 +7,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from judge.numbers import sort_key
-from judge.rules_en import Edition
+from judge.corpus.numbers import sort_key
+from judge.corpus.rules_en import Edition
 
 _TOKEN = re.compile(r"\s+|[^\s]+")
 

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.frontmatter import SourceFormatError
-from judge.rules_it import (
+from judge.corpus.frontmatter import SourceFormatError
+from judge.corpus.rules_it import (
     INDEX_FILE,
     parse_index_file,
     parse_italian_date,

@@ -17,11 +17,11 @@ from functools import cached_property
 from pathlib import Path
 
 from judge import RULES_EN_DIR, RULES_IT_DIR
-from judge.citations import cited_numbers
-from judge.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
-from judge.rules_en import Edition, edition_paths, parse_edition
-from judge.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
-from judge.titles import TitleMatch, align_titles
+from judge.corpus.citations import cited_numbers
+from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
+from judge.corpus.rules_en import Edition, edition_paths, parse_edition
+from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
+from judge.corpus.titles import TitleMatch, align_titles
 
 MONTHS_IT = [
     "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno",

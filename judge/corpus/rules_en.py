@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.frontmatter import SourceFormatError
-from judge.rules_it import SourceRule
+from judge.corpus.frontmatter import SourceFormatError
+from judge.corpus.rules_it import SourceRule
 
 EDITION_FILE = re.compile(r"^MagicCompRules-(?P<id>\d{8})\.txt$")
 _EFFECTIVE = re.compile(r"These rules are effective as of (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})")

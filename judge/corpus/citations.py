@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from judge.numbers import RuleNumber, letters_at, letters_index
+from judge.corpus.numbers import RuleNumber, letters_at, letters_index
 
 _KEYWORD = re.compile(
     r"\b(?P<kw>regol[ae]|rules?|CR|sezion[ei]|sections?|capitol[oi]|chapters?)\.?\s+",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from judge.corpus import Corpus
-from judge.numbers import RuleNumber, RuleNumberError, is_chapter
-from judge.rules_it import SourceRule
+from judge.corpus.model import Corpus
+from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter
+from judge.corpus.rules_it import SourceRule
 
 ERROR = "errore"
 WARNING = "avviso"

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.frontmatter import SourceFormatError, split
-from judge.numbers import RuleNumber, RuleNumberError
+from judge.corpus.frontmatter import SourceFormatError, split
+from judge.corpus.numbers import RuleNumber, RuleNumberError
 
 INDEX_FILE = "indice.md"
 
@@ -163,7 +163,7 @@ def parse_section_file(path: Path) -> ItalianSection:
 
 def render_section_file(meta: dict[str, object], heading: str | None, rules: list[tuple[str, str, list[str]]]) -> str:
     """The Markdown text of a section file. ``rules`` holds (number as written, text, examples)."""
-    from judge.frontmatter import dump
+    from judge.corpus.frontmatter import dump
 
     out = [dump(meta)]
     if heading:
@@ -217,7 +217,7 @@ def parse_index_file(path: Path) -> NavIndex:
 
 
 def render_index_file(meta: dict[str, object], chapters: list[tuple[int, str, list[tuple[str, str]]]]) -> str:
-    from judge.frontmatter import dump
+    from judge.corpus.frontmatter import dump
 
     out = [dump(meta), "# Indice del Regolamento (box di navigazione del wiki)\n"]
     for num, title, secs in chapters:
