@@ -10,7 +10,7 @@ def main() -> None:
 
 
 from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
-from judge.serve_cli import serve  # noqa: E402
+from judge.web.serve_cli import serve  # noqa: E402
 
 for _command in _corpus_commands:
     main.add_command(_command)
