@@ -299,7 +299,7 @@ def _glossary_terms(tf: TranslationFile, editions: list[Edition], terms: Termino
     out = []
     for g in tf.entries:
         expected = terms.italian(g.term)
-        if expected and expected.lower() != g.it_term.lower():
+        if expected and expected.lower() not in g.it_term.lower():
             out.append(Finding(ERROR, "traduzione-terminologia", file, g.line, None,
                                f"voce «{g.term}»: il termine italiano è «{expected}» (tabella della terminologia), non «{g.it_term}»"))
         english = editions[-1].glossary.get(g.term)
