@@ -73,6 +73,10 @@ def verifica(as_json: bool) -> None:
     else:
         for f in findings:
             click.echo(str(f))
+        if corpus.translation:
+            from judge.corpus.checks import translation_report
+
+            click.echo(translation_report(corpus).summary())
         click.echo(
             f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
             f"{len(corpus.editions)} edizioni inglesi (in vigore: {corpus.in_force.id}): "
