@@ -50,8 +50,11 @@ def regola(numero: str, english: bool, figli: bool) -> None:
         text = r.en if english else r.best
         if text is None:
             continue
-        if not english and r.it is None:
+        if not english and r.italian is None:
             click.echo("(Traduzione italiana non disponibile: testo ufficiale inglese)")
+        elif text.layer == "traduzione":
+            stale = "" if text.current else " DA AGGIORNARE: l'inglese è cambiato dopo la traduzione;"
+            click.echo(f"(Traduzione non ufficiale del progetto;{stale} prevale il testo inglese: --en)")
         _echo_text(r.number, text, r.is_heading)
         if r is not rules[-1]:
             click.echo()

@@ -357,9 +357,14 @@ class Corpus:
             lo = max(0, hi - limit)
         return [self.rules[n] for n in self.numbers[lo:hi]]
 
+    @cached_property
+    def translated_sections(self) -> frozenset[str]:
+        """Sections of the edition in force that the project's translation covers."""
+        return frozenset(tf.section for tf in self.translation if tf.kind == "sezione" and tf.section in self.rules)
+
     def has_italian(self, number: str) -> bool:
         rule = self.rules.get(number)
-        return bool(rule and rule.it)
+        return bool(rule and rule.italian)
 
     # -- citations ------------------------------------------------------------------
     def citations(self, number: str, lang: str) -> list[str]:
