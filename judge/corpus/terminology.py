@@ -26,7 +26,7 @@ def _english_pattern(form: str) -> str:
     body = r"\s+".join(words).replace(r"\-", r"[-‑]")
     if form[:1].islower():
         body = f"(?i:{body})"
-    return rf"(?<![\w\-]){body}(?:s|es)?(?![\w\-])"
+    return rf"(?<![\w\-’']){body}(?:s|es)?(?![\w\-’'])"
 
 
 def italian_form_pattern(form: str) -> str:

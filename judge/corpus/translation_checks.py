@@ -90,7 +90,7 @@ def untranslated_sentences(italian: str) -> list[str]:
 
 
 def fidelity_problems(english: str, italian: str, terms: Terminology, en_examples: int | None = None,
-                      it_examples: int | None = None) -> list[tuple[str, str]]:
+                      it_examples: int | None = None, is_title: bool = False) -> list[tuple[str, str]]:
     """(code, Italian message) for each way ``italian`` departs from ``english``."""
     out: list[tuple[str, str]] = []
     if en_examples is not None and it_examples is not None and en_examples != it_examples:
@@ -114,7 +114,8 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
     it_digits = set(_DIGITS.findall(_without_citations(italian)))
     if en_digits - it_digits:
         out.append(("traduzione-simboli", f"numeri dell'inglese assenti nella traduzione: {', '.join(sorted(en_digits - it_digits, key=int))}"))
-    for term in terms.required_by(english):
+    # Proper names ("Power Play", "Library of Leng") are not terms; a title is checked whole.
+    for term in terms.required_by(english if is_title else _NAME.sub(" ", english)):
         if not term.in_italian(italian):
             out.append(("traduzione-terminologia",
                         f"l'inglese dice «{term.term}»: la traduzione deve usare «{term.italian}» (forme accettate: {', '.join(term.forms)})"))
@@ -123,7 +124,7 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
         if used:
             out.append(("traduzione-terminologia", f"«{used}» non è il termine ufficiale: si dice «{term.italian}» ({term.term})"))
     if italian.strip() == english.strip() and re.search(r"[A-Za-z]", english) and \
-            terms.italian(english.strip()) != english.strip():
+            (terms.italian(english.strip()) or "").lower() != english.strip().lower():
         out.append(("traduzione-inglese", f"testo identico all'inglese: «{english.strip()[:120]}»"))
     for sentence in untranslated_sentences(italian):
         out.append(("traduzione-inglese", f"frase non tradotta: «{sentence}»"))
@@ -156,6 +157,7 @@ class Unit:
     compared: Callable[[list[str]], str] = lambda parts: "\n".join(parts)  # English that fidelity compares
     it_examples: int | None = None  # rules only: how many examples each side has
     en_examples: Callable[[list[str]], int] | None = None
+    is_title: bool = False
 
 
 @dataclass
@@ -227,7 +229,8 @@ def check_unit(unit: Unit, file: str, editions: list[Edition], terms: Terminolog
             ))
     if source is not None:
         en_examples = unit.en_examples(source) if unit.en_examples else None
-        for code, message in fidelity_problems(unit.compared(source), unit.italian, terms, en_examples, unit.it_examples):
+        for code, message in fidelity_problems(unit.compared(source), unit.italian, terms, en_examples,
+                                               unit.it_examples, unit.is_title):
             out.append(Finding(ERROR, code, file, unit.line, unit.number, f"{unit.what}: {message}"))
     return out, current and not any(f.level == ERROR for f in out)
 
@@ -253,13 +256,13 @@ def section_title_unit(tf: TranslationFile) -> Unit | None:
         return None
     n = int(tf.section)
     return Unit(f"titolo della sezione {n}", str(n), t.line, t.stamp, t.title,
-                lambda e: [e.sections[n]] if n in e.sections else None)
+                lambda e: [e.sections[n]] if n in e.sections else None, is_title=True)
 
 
 def chapter_units(tf: TranslationFile) -> list[Unit]:
     return [
         Unit(f"titolo del capitolo {c.number}", c.number, c.line, c.stamp, c.title,
-             lambda e, n=int(c.number): [e.chapters[n]] if n in e.chapters else None)
+             lambda e, n=int(c.number): [e.chapters[n]] if n in e.chapters else None, is_title=True)
         for c in tf.chapters
     ]
 
