@@ -96,6 +96,7 @@ def test_community_first_translation_one_click_away(client, patched):
     # 703.4d: current community text, no translation: no translation block.
     body = html(client, "/regole/703.4d")
     assert "Italiano (comunità)" in body and "altro-strato" not in body
+    assert "Traduzione del progetto" in html(client, "/regole/704.5b")
 
 
 def test_section_page_marks_translated_rules(client):
@@ -128,3 +129,29 @@ def test_cli_regola_italian_by_default(patched):
     assert "loses the game" in out and "Traduzione" not in out
     out = CliRunner().invoke(main, ["regola", "704.5a"]).output
     assert "DA AGGIORNARE" in out
+
+
+def test_current_community_text_comes_first_with_translation_one_click_away(tmp_path, folders):
+    """A rule with a current community text and a translation: community first, translation in a
+    collapsed block below it."""
+    it = tmp_path / "rules_it"
+    shutil.copytree(folders[0], it)
+    (it / "traduzione" / "101.md").write_text(
+        '---\nsezione: "101"\n---\n\n**101.4a** Se un effetto fa scegliere a ogni giocatore una carta in una zona '
+        "nascosta, come la sua mano o il suo grimorio, quelle carte possono restare a faccia in giù mentre vengono "
+        "scelte. Tuttavia, ogni giocatore deve indicare chiaramente quale carta a faccia in giù sta scegliendo.\n",
+        encoding="utf-8")
+    CliRunner().invoke(main, ["traduzione", "timbra", str(it / "traduzione" / "101.md")])
+    mp = pytest.MonkeyPatch()
+    mp.setattr(model, "RULES_IT_DIR", it)
+    mp.setattr(model, "RULES_EN_DIR", RULES_EN_DIR)
+    try:
+        rule = model.load_corpus(max_age=0).get("101.4a")
+        assert rule.italian is rule.it and rule.tr is not None and rule.tr.current
+        app = create_app({"INSTANCE_PATH": str(tmp_path / "inst"), "TESTING": True, "SECRET_KEY": "t", "PAGE_CACHE": False})
+        body = html(app.test_client(), "/regole/101.4a")
+    finally:
+        mp.undo()
+    community = body.index("Italiano (comunità)")
+    details = body.index('<details class="altro-strato">')
+    assert community < details < body.rindex("deve indicare chiaramente")
