@@ -312,6 +312,64 @@ def _glossary_terms(tf: TranslationFile, editions: list[Edition], terms: Termino
     return out
 
 
+_EN_CITED_TITLE = re.compile(r"\b(?:rules?|sections?)\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),\s+“(?P<title>[^”]+)”")
+_IT_CITED_TITLE = re.compile(
+    r"\b(?:regol[ae]|sezion[ei]|capitol[oi])\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),?\s+«(?P<title>[^»]+)»"
+)
+
+
+def _norm_title(title: str) -> str:
+    return title.strip().rstrip(".,;:").strip().replace("’", "'").casefold()
+
+
+def italian_titles(files: list[TranslationFile]) -> dict[str, str]:
+    """Number → the Italian title the translation gives it: chapters, sections, and rules that are a
+    name (702.19 "Travolgere"); what citations with a quoted title must quote."""
+    out: dict[str, str] = {}
+    for tf in files:
+        for c in tf.chapters:
+            out[c.number] = c.title
+        if tf.title:
+            out[tf.section] = tf.title.title
+        for r in tf.rules:
+            if "\n" not in r.text and len(r.text) <= 60 and not r.text.rstrip().endswith((".", ":")):
+                out[r.number] = r.text
+    return out
+
+
+def _english_title(edition: Edition, number: str) -> str | None:
+    if "." in number:
+        r = edition.rule(number)
+        return r.text if r else None
+    table = edition.chapters if len(number) == 1 else edition.sections
+    return table.get(int(number))
+
+
+def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A citation that quotes the cited rule's title ("rule 702.19, “Trample.”") quotes the title the
+    translation gives that rule ("regola 702.19, «Travolgere»"), so the same rule has one Italian name."""
+    titles = italian_titles(files)
+    out: list[Finding] = []
+    for tf in files:
+        units = [(r.number, r.line, "\n".join([r.text, *r.examples]), edition.rule(r.number)) for r in tf.rules]
+        for number, line, italian, en in units:
+            if en is None:
+                continue
+            english = "\n".join([en.text, *en.examples])
+            quoted = {m["num"]: _norm_title(m["title"]) for m in _IT_CITED_TITLE.finditer(italian)}
+            for m in _EN_CITED_TITLE.finditer(english):
+                cited = m["num"]
+                en_title = _english_title(edition, cited)
+                expected = titles.get(cited)
+                if expected is None or en_title is None or _norm_title(m["title"]) != _norm_title(en_title):
+                    continue
+                if quoted.get(cited) != _norm_title(expected):
+                    found = f"«{quoted[cited]}»" if cited in quoted else "nessun titolo"
+                    out.append(Finding(ERROR, "traduzione-titolo-citato", tf.path.name, line, number,
+                                       f"regola {number}: cita {cited} con il suo titolo: atteso «{expected}», trovato {found}"))
+    return out
+
+
 def check_translation(files: list[TranslationFile], editions: list[Edition], terms: Terminology,
                       complete: bool = True) -> Report:
     """The report on ``files``; with ``complete``, English units no file covers count as missing."""
@@ -353,6 +411,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
                 if f"voce del glossario «{term}»" not in covered["glossary"]:
                     report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
                                                    f"la voce del glossario «{term}» non ha traduzione"))
+    report.findings += cited_title_findings(files, en)
     if complete:
         present = {tf.section for tf in files if tf.kind == "sezione"}
         for sec in en.sections:
