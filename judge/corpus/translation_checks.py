@@ -370,6 +370,25 @@ def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list
     return out
 
 
+def glossary_name_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A glossary entry that names a keyword (its English term is the name rule 702.19 "Trample")
+    uses the Italian name the translation gives that rule: one name per keyword everywhere."""
+    titles = italian_titles(files)
+    by_english = {}
+    for r in edition.rules:
+        if r.number in titles and r.number.split(".")[0] in ("701", "702") and r.number.count(".") == 1:
+            by_english.setdefault(_norm_title(r.text), r.number)
+    out: list[Finding] = []
+    for tf in files:
+        for g in tf.entries:
+            number = by_english.get(_norm_title(g.term))
+            if number and _norm_title(titles[number]) not in _norm_title(g.it_term):
+                out.append(Finding(ERROR, "traduzione-nome-incoerente", tf.path.name, g.line, number,
+                                   f"voce «{g.term}»: la regola {number} chiama questa parola chiave «{titles[number]}», "
+                                   f"il glossario «{g.it_term}»"))
+    return out
+
+
 def check_translation(files: list[TranslationFile], editions: list[Edition], terms: Terminology,
                       complete: bool = True) -> Report:
     """The report on ``files``; with ``complete``, English units no file covers count as missing."""
@@ -411,7 +430,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
                 if f"voce del glossario «{term}»" not in covered["glossary"]:
                     report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
                                                    f"la voce del glossario «{term}» non ha traduzione"))
-    report.findings += cited_title_findings(files, en)
+    report.findings += cited_title_findings(files, en) + glossary_name_findings(files, en)
     if complete:
         present = {tf.section for tf in files if tf.kind == "sezione"}
         for sec in en.sections:
