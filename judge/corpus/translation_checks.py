@@ -50,6 +50,7 @@ your yours creature creatures spell spells ability abilities card cards permanen
 game games target targets controls controller owner opponent opponents instead only also there where
 who what while until unless such same some both either neither nor not no none
 """.split())
+_IDIOMS = re.compile(r"\bon the other hand\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-zÀ-ÿ’']+")
 
 _CANT_EN = re.compile(r"\bcan(?:'|’)t\b|\bcannot\b|\bcan not\b", re.IGNORECASE)
@@ -114,8 +115,9 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
     it_digits = set(_DIGITS.findall(_without_citations(italian)))
     if en_digits - it_digits:
         out.append(("traduzione-simboli", f"numeri dell'inglese assenti nella traduzione: {', '.join(sorted(en_digits - it_digits, key=int))}"))
-    # Proper names ("Power Play", "Library of Leng") are not terms; a title is checked whole.
-    for term in terms.required_by(english if is_title else _NAME.sub(" ", english)):
+    # Proper names ("Power Play", "Library of Leng") and idioms ("on the other hand") are not terms;
+    # a title is checked whole.
+    for term in terms.required_by(english if is_title else _IDIOMS.sub(" ", _NAME.sub(" ", english))):
         if not term.in_italian(italian):
             out.append(("traduzione-terminologia",
                         f"l'inglese dice «{term.term}»: la traduzione deve usare «{term.italian}» (forme accettate: {', '.join(term.forms)})"))
