@@ -38,8 +38,11 @@ def test_stale_italian_citations_are_found(corpus):
 
 def test_unknown_titles_are_warnings_not_guesses(corpus):
     unknown = {f.rule for f in check(corpus) if f.code == "titolo-sconosciuto"}
-    assert unknown == {s.number for s in corpus.sections() if s.it is None}
-    assert {"721", "722"} <= unknown
+    assert unknown == {s.number for s in corpus.sections() if s.it is None and s.tr is None}
+    # The wiki box lacks 721 and 722; the project's translation titles them, so nothing is guessed.
+    for number in ("721", "722"):
+        section = next(s for s in corpus.sections() if s.number == number)
+        assert section.it is None and section.tr is not None and number not in unknown
 
 
 def test_english_changed_after_translation(corpus):

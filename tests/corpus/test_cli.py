@@ -22,8 +22,10 @@ def test_regola_en_and_fallback(corpus):
     res = run("regola", "703.4d", "--en")
     assert corpus.get("703.4d").en.text in res.output and "in vigore" in res.output
     res = run("regola", "704.5a")
-    assert "Traduzione italiana non disponibile" in res.output
-    assert corpus.get("704.5a").en.text in res.output
+    assert "Traduzione non ufficiale del progetto" in res.output
+    assert corpus.get("704.5a").tr.text in res.output and corpus.get("704.5a").en.text not in res.output
+    res = run("regola", "704.5a", "--en")
+    assert corpus.get("704.5a").en.text in res.output and "Traduzione" not in res.output
 
 
 @pytest.mark.parametrize("bad", ["999.9", "abc", "<script>alert(1)</script>", "704.5l", ""])

@@ -9,7 +9,19 @@ def test_lookup_in_both_languages(corpus):
     assert rule.it.version == "Aggiornato a Avatar: La leggenda di Aang, 21 Novembre 2025"
     assert rule.it.date.isoformat() == "2025-11-21"
     assert rule.en.date == corpus.in_force.date
-    assert corpus.get("704.5a").it is None and corpus.get("704.5a").best is corpus.get("704.5a").en
+    # No community text for 704.5a: the project's translation of the English in force stands in.
+    rule = corpus.get("704.5a")
+    assert rule.it is None and rule.best is rule.tr and rule.tr.layer == "traduzione"
+    assert rule.tr.edition == corpus.in_force.id and rule.tr.current
+
+
+def test_every_rule_in_force_has_current_italian(corpus):
+    """Every numbered rule of the edition in force reads in Italian: the community text where it
+    is current, the project's translation (current) everywhere."""
+    for r in corpus.in_force.rules:
+        rule = corpus.get(r.number)
+        assert rule.tr is not None and rule.tr.current, r.number
+        assert rule.italian is not None and rule.italian.current, r.number
 
 
 def test_every_rule_of_every_source_is_in_the_corpus(corpus):

@@ -47,10 +47,12 @@ def test_rule_warnings(client, corpus):
     assert any(c["number"] == unknown.related[0] and not c["exists"] and c["url"] is None for c in data["citations"]["it"])
 
 
-def test_rule_english_only_and_chapter(client, corpus):
+def test_rule_without_community_text_and_chapter(client, corpus):
     rule = next(corpus.get(n) for n in corpus.numbers if not corpus.get(n).it and not corpus.get(n).is_heading)
     data = client.get(f"/api/regole/{rule.number}").get_json()
-    assert data["it"] is None and data["translation_available"] is False
+    assert data["it"] is None and data["translation_available"] is True
+    assert data["translation"]["text"] == rule.tr.text and data["translation"]["current"] is True
+    assert data["translation"]["edition"] == corpus.in_force.id
     data = client.get("/api/regole/7").get_json()
     assert data["kind"] == "capitolo" and data["children"] == [s.number for s in corpus.sections("7")]
 

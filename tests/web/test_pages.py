@@ -56,7 +56,7 @@ def test_every_chapter_page_lists_its_sections(client, corpus):
             assert f"/regole/{s.number}" in links
 
 
-@pytest.mark.parametrize("which", ["italian", "english"])
+@pytest.mark.parametrize("which", ["italian", "translated"])
 def test_section_page_lists_every_rule(client, corpus, which):
     if which == "italian":
         number = sorted(corpus.italian_sections)[0]
@@ -67,8 +67,10 @@ def test_section_page_lists_every_rule(client, corpus, which):
     for d in corpus.descendants(number):
         assert f"/regole/{d.number}" in links
     banner = "Traduzione italiana non disponibile: testo ufficiale inglese, edizione"
-    if which == "english":
-        assert banner in body and italian_date(corpus.in_force.date) in body
+    assert banner not in body
+    if which == "translated":
+        assert "traduzione non ufficiale del progetto judge" in body and italian_date(corpus.in_force.date) in body
+        assert esc(corpus.get(number).tr.text) in body
     else:
         assert banner not in body
         assert esc(corpus.italian_sections[number].updated_label) in body
@@ -107,10 +109,11 @@ def test_rule_page_examples_and_subrules(client, corpus):
         assert f"/regole/{c}" in links
 
 
-def test_english_only_rule_has_banner(client, corpus):
+def test_rule_without_community_text_shows_translation_and_english(client, corpus):
     rule = next(corpus.get(n) for n in corpus.numbers if corpus.get(n).en and not corpus.get(n).it and not corpus.get(n).is_heading)
     body = page(client, f"/regole/{rule.number}")
-    assert "Traduzione italiana non disponibile: testo ufficiale inglese, edizione del" in body
+    assert esc(rule.tr.text) in body and esc(rule.en.text) in body
+    assert "Traduzione non ufficiale del progetto judge" in body and "Traduzione italiana non disponibile" not in body
 
 
 def test_every_citation_in_text_is_a_link(client, corpus):

@@ -122,6 +122,18 @@ def test_cli_verifica_lists_the_translation_to_update(patched):
     assert re.search(r"Traduzione del progetto: \d+/\d+ regole", result.output)
 
 
+def test_rule_with_no_italian_at_all_says_so(client, patched):
+    """704.5d has neither a community text nor a translation in this corpus: English, with a banner."""
+    assert patched.get("704.5d").italian is None
+    body = html(client, "/regole/704.5d")
+    assert "Traduzione italiana non disponibile: testo ufficiale inglese, edizione del" in body
+    assert patched.get("704.5d").en.text.split("’")[0][:30] in body
+    assert "Traduzione italiana non disponibile" in html(client, "/regole/705")
+    assert client.get("/api/regole/704.5d").get_json()["translation_available"] is False
+    out = CliRunner().invoke(main, ["regola", "704.5d"]).output
+    assert "Traduzione italiana non disponibile" in out
+
+
 def test_cli_regola_italian_by_default(patched):
     out = CliRunner().invoke(main, ["regola", "704.5b"]).output
     assert "Traduzione non ufficiale del progetto" in out and "perde la partita" in out
