@@ -87,13 +87,13 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
     stato scritto e riportate ai numeri dell'edizione in vigore. Esce con 1 se qualche regola
     citata non esiste (più)."""
     from judge.corpus.citations import find_citations
-    from judge.corpus.pinned import resolve
+    from judge.corpus.pinned import known, resolve
 
     corpus = _load()
     edition = _edition(corpus, edizione) if edizione else corpus.in_force
     text = file.read()
     found = []
-    for c in find_citations(text):
+    for c in find_citations(text, known=known(corpus)):
         found.append({"start": c.start, "end": c.end, "text": c.text,
                       "numbers": [resolve(n, corpus, edition).to_dict() for n in c.numbers]})
     if as_json:

@@ -59,3 +59,14 @@ def resolve(number: str, corpus: Corpus, edition: Edition | None = None) -> Reso
     status = w.status if (now is not None or w.status in (GONE, ABSENT)) else GONE
     notice = None if status == UNCHANGED else whereabouts_notice(w)
     return Resolved(number, now, w.exists, status, notice, edition.id)
+
+
+def known(corpus: Corpus):
+    """The linker's test for a citation without a proper keyword: the number names a rule,
+    section or chapter of some edition (in force or older)."""
+    older = corpus.editions[:-1]
+
+    def test(number: str) -> bool:
+        return number in corpus or any(corpus.lineage.exists(e, number) for e in older)
+
+    return test

@@ -11,7 +11,7 @@ from flask import Blueprint, render_template, request
 
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
-from judge.corpus.pinned import resolve
+from judge.corpus.pinned import known, resolve
 from judge.corpus.rules_en import Edition
 from judge.web import render
 from judge.web.changes import read_edition
@@ -52,7 +52,7 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
     seen: dict[str, None] = {}
     unknown: dict[str, None] = {}
     notices: dict[str, None] = {}
-    for c in find_citations(text):
+    for c in find_citations(text, known=known(corpus)):
         numbers = []
         for n in c.numbers:
             found = resolve(n, corpus, edition)

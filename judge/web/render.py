@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.citations import Citation, find_citations
 from judge.corpus import Corpus, Rule, italian_date, load_corpus
+from judge.corpus.pinned import known, resolve
 from judge.corpus.rules_en import Edition
 
 KIND_LABELS = {
@@ -67,17 +68,17 @@ def link_text(
     """``text`` escaped, with every citation linked (or marked, when the number does not exist).
 
     ``stale`` maps numbers that an Italian text cites for rules renumbered since to what to say
-    (the link's title) and, when known, the number to link instead. ``edition`` is the edition the text was written under:
-    each citation is read there and linked to the rule's number in force, marked when it moved,
-    changed or no longer exists. Only what is inside the link elements is added; the text between
-    them is the input, escaped."""
+    (the link's title) and, when known, the number to link instead. ``edition`` is the edition
+    the text was written under: each citation is read there and linked to the rule's number in
+    force, marked when it moved, changed or no longer exists. Only what is inside the link
+    elements is added; the text between them is the input, escaped."""
     corpus = corpus or load_corpus()
     text = text or ""
     if edition is corpus.in_force:
         edition = None
     out: list[str] = []
     pos = 0
-    for c in find_citations(text):
+    for c in find_citations(text, known=known(corpus)):
         out.append(str(escape(text[pos:c.start])))
         label = escape(text[c.start:c.end])
         out.append(_pinned_html(c, label, corpus, edition) if edition is not None else _current_html(c, label, corpus, stale))
@@ -107,8 +108,6 @@ def _current_html(c: Citation, label: Markup, corpus: Corpus, stale: dict[str, S
 
 
 def _pinned_html(c: Citation, label: Markup, corpus: Corpus, edition: Edition) -> str:
-    from judge.corpus.pinned import resolve
-
     found = [resolve(n, corpus, edition) for n in c.numbers]
     notices = "; ".join(dict.fromkeys(r.notice for r in found if r.notice))
     target = next((r for r in found if r.now is not None), None)
