@@ -27,13 +27,14 @@ _END = r"(?![^\W_])"
 
 _KEYWORD = re.compile(
     rf"{_START}(?P<kw>regol[ae]|reg\.|rules?|CR(?=\s*\d)|C\.R\.|sezion[ei]|sez\.|sections?|capitol[oi]|cap\."
-    rf"|chapters?|vedi|see|cfr\.|cf\.)(?:[.:])?(?:\s+|(?<=CR)(?=\d))",
+    rf"|chapters?|vedi|see|cfr\.|cf\.|la|alla|dalla|nella|della|sulla)(?:[.:])?(?:\s+|(?<=CR)(?=\d))",
     re.IGNORECASE,
 )
 # Keywords after which a single digit is a chapter ("capitolo 5", "section 9").
 _CHAPTER_WORDS = ("sezion", "sez.", "section", "capitol", "cap.", "chapter")
-# Weak keywords: they introduce a number but are no part of the citation's name.
-_WEAK = ("vedi", "see", "cfr.", "cf.")
+# Weak keywords: they introduce a number but are no part of the citation's name. An Italian
+# article stands for "la regola" ("nella 613", "la 704.5a"). After them a section must exist.
+_WEAK = ("vedi", "see", "cfr.", "cf.", "la", "alla", "dalla", "nella", "della", "sulla")
 
 _RULE = r"[1-9]\d{2}(?:\.[1-9]\d{0,2}[a-zA-Z]{0,2})?"
 _RANGE_END = r"(?:[1-9]\d{2}\.[1-9]\d{0,2}[a-zA-Z]{0,2}|[1-9]\d{0,2}[a-zA-Z]{0,2}|[a-zA-Z]{1,2})"
@@ -52,12 +53,8 @@ _AFTER_LIST_ITEM = re.compile(r"\s*(?:[.,;:!?)\]*_/]|$|(?:e|ed|and|or|o)\s)", re
 
 _BARE = re.compile(rf"{_START}(?<!\.)(?P<num>[1-9]\d{{2}}\.[1-9]\d{{0,2}}[a-zA-Z]{{0,2}})"
                    rf"(?:\s?(?P<dash>[–—-])\s?(?P<end>{_RANGE_END}))?{_END}(?!\.\d)")
-# A section alone in parentheses ("(712)"), or after an Italian article that stands for "la regola"
-# ("nella 613"): a citation when the section exists.
-_BARE_SECTION = re.compile(
-    rf"(?:(?<=\()(?P<paren>[1-9]\d{{2}})(?=\))|{_START}(?:la|alla|dalla|nella|della|sulla)\s+(?P<art>[1-9]\d{{2}}){_END}(?![.,]\d))",
-    re.IGNORECASE,
-)
+# A section alone in parentheses ("(712)"): a citation when the section exists.
+_BARE_SECTION = re.compile(r"(?<=\()(?P<num>[1-9]\d{2})(?=\))")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # What a bare number after these is: a version, a price, not a rule.
 _NOT_A_RULE_BEFORE = re.compile(
@@ -177,11 +174,11 @@ def _not_a_rule(text: str, start: int, end: int) -> bool:
 def find_citations(text: str, bare: bool = True, known: Callable[[str], bool] | None = None) -> list[Citation]:
     """Every citation in ``text``, in order, without overlaps.
 
-    With ``bare`` (the default) a dotted number with no keyword ("see 704.5a", "la 704.5a") is a
-    citation too, unless it reads as a version, a price or an address; sections and chapters need
-    a keyword ("regola 704", "sezione 9"), parentheses ("(712)") or an article ("nella 613").
-    ``known`` (a number exists in some edition) is asked about citations without a proper
-    keyword: one that names no rule is then no citation.
+    A dotted number after "see", "vedi" or an Italian article ("la 704.5a") is a citation; with
+    ``bare`` (the default) one with no keyword is too, unless it reads as a version, a price or
+    an address. Sections and chapters need a keyword ("regola 704", "sezione 9", "nella 613") or
+    parentheses ("(712)"). ``known`` (a number exists in some edition) is asked about citations
+    without a proper keyword: a bare number or section that names no rule is then no citation.
     """
     urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
 
@@ -200,7 +197,7 @@ def find_citations(text: str, bare: bool = True, known: Callable[[str], bool] | 
         item = _item_at(text, kw.end(), chapter_ok, None)
         if item is None or (chapter_ok and _other_document(text, kw.start(), item.end)):
             continue
-        if weak and (known is not None and not all(known(n) for n in item.numbers)):
+        if weak and known is not None and "." not in item.numbers[0] and not known(item.numbers[0]):
             continue
         items = [Citation(item.start, item.end, item.text, item.numbers, None if weak else word)]
         pos = item.end
@@ -238,10 +235,8 @@ def _add_bare(text: str, found: list[Citation], in_url, known) -> list[Citation]
                 pos = nxt.end
             spans.append((m.start(), pos))
     for m in _BARE_SECTION.finditer(text):
-        group = "paren" if m["paren"] else "art"
-        start, end = m.start(group), m.end(group)
-        if free(start, end) and (known is None or known(m[group])):
-            extra.append(Citation(start, end, m[group], (m[group],)))
+        if free(m.start(), m.end()) and (known is None or known(m["num"])):
+            extra.append(Citation(m.start(), m.end(), m["num"], (m["num"],)))
     return sorted(found + extra, key=lambda c: c.start)
 
 

@@ -96,19 +96,18 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
     for c in find_citations(text, known=known(corpus)):
         found.append({"start": c.start, "end": c.end, "text": c.text,
                       "numbers": [resolve(n, corpus, edition).to_dict() for n in c.numbers]})
+    problems = sum(1 for span in found for n in span["numbers"] if n["now"] is None)
     if as_json:
         click.echo(json.dumps({"edition": edition.id, "in_force": corpus.in_force.id, "spans": found},
                               ensure_ascii=False, indent=2))
-        return
+        sys.exit(1 if problems else 0)
     click.echo(f"Citazioni lette nell'edizione {edition.id}"
                + ("" if edition is corpus.in_force else f", riportate all'edizione in vigore {corpus.in_force.id}") + ":")
-    problems = 0
     for span in found:
         for n in span["numbers"]:
             target = f" → {n['now']}" if n["now"] and n["now"] != n["number"] else ""
             notice = f": {n['notice']}" if n["notice"] else ""
             click.echo(f"  {n['number']}{target} ({n['status']}){notice}")
-            problems += n["now"] is None
     if not found:
         click.echo("  nessuna citazione trovata.")
     sys.exit(1 if problems else 0)

@@ -62,7 +62,7 @@ def link_text(
     corpus: Corpus | None = None,
     *,
     keep_newlines: bool = True,
-    stale: dict[str, str] | None = None,
+    stale: dict[str, Stale] | None = None,
     edition: Edition | None = None,
 ) -> Markup:
     """``text`` escaped, with every citation linked (or marked, when the number does not exist).
