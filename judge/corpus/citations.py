@@ -180,7 +180,7 @@ def find_citations(text: str, bare: bool = True, known: Callable[[str], bool] | 
     parentheses ("(712)"). ``known`` (a number exists in some edition) is asked about citations
     without a proper keyword: a bare number or section that names no rule is then no citation.
     """
-    urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    urls = [(m.start(), m.end()) for m in _URL.finditer(text)] if "://" in text or "ww." in text.lower() else []
 
     def in_url(pos: int) -> bool:
         return any(s <= pos < e for s, e in urls)
