@@ -51,6 +51,7 @@ your yours creature creatures spell spells ability abilities card cards permanen
 game games target targets controls controller owner opponent opponents instead only also there where
 who what while until unless such same some both either neither nor not no none
 """.split())
+_IDIOMS = re.compile(r"\bon the other hand\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-zÀ-ÿ’']+")
 
 _CANT_EN = re.compile(r"\bcan(?:'|’)t\b|\bcannot\b|\bcan not\b", re.IGNORECASE)
@@ -115,8 +116,9 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
     it_digits = set(_DIGITS.findall(_without_citations(italian)))
     if en_digits - it_digits:
         out.append(("traduzione-simboli", f"numeri dell'inglese assenti nella traduzione: {', '.join(sorted(en_digits - it_digits, key=int))}"))
-    # Proper names ("Power Play", "Library of Leng") are not terms; a title is checked whole.
-    for term in terms.required_by(english if is_title else _NAME.sub(" ", english)):
+    # Proper names ("Power Play", "Library of Leng") and idioms ("on the other hand") are not terms;
+    # a title is checked whole.
+    for term in terms.required_by(english if is_title else _IDIOMS.sub(" ", _NAME.sub(" ", english))):
         if not term.in_italian(italian):
             out.append(("traduzione-terminologia",
                         f"l'inglese dice «{term.term}»: la traduzione deve usare «{term.italian}» (forme accettate: {', '.join(term.forms)})"))
@@ -338,6 +340,83 @@ def _glossary_terms(tf: TranslationFile, editions: list[Edition], terms: Termino
     return out
 
 
+_EN_CITED_TITLE = re.compile(r"\b(?:rules?|sections?)\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),\s+“(?P<title>[^”]+)”")
+_IT_CITED_TITLE = re.compile(
+    r"\b(?:regol[ae]|sezion[ei]|capitol[oi])\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),?\s+«(?P<title>[^»]+)»"
+)
+
+
+def _norm_title(title: str) -> str:
+    return title.strip().rstrip(".,;:").strip().replace("’", "'").casefold()
+
+
+def italian_titles(files: list[TranslationFile]) -> dict[str, str]:
+    """Number → the Italian title the translation gives it: chapters, sections, and rules that are a
+    name (702.19 "Travolgere"); what citations with a quoted title must quote."""
+    out: dict[str, str] = {}
+    for tf in files:
+        for c in tf.chapters:
+            out[c.number] = c.title
+        if tf.title:
+            out[tf.section] = tf.title.title
+        for r in tf.rules:
+            if "\n" not in r.text and len(r.text) <= 60 and not r.text.rstrip().endswith((".", ":")):
+                out[r.number] = r.text
+    return out
+
+
+def _english_title(edition: Edition, number: str) -> str | None:
+    if "." in number:
+        r = edition.rule(number)
+        return r.text if r else None
+    table = edition.chapters if len(number) == 1 else edition.sections
+    return table.get(int(number))
+
+
+def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A citation that quotes the cited rule's title ("rule 702.19, “Trample.”") quotes the title the
+    translation gives that rule ("regola 702.19, «Travolgere»"), so the same rule has one Italian name."""
+    titles = italian_titles(files)
+    out: list[Finding] = []
+    for tf in files:
+        units = [(r.number, r.line, "\n".join([r.text, *r.examples]), edition.rule(r.number)) for r in tf.rules]
+        for number, line, italian, en in units:
+            if en is None:
+                continue
+            english = "\n".join([en.text, *en.examples])
+            quoted = {m["num"]: _norm_title(m["title"]) for m in _IT_CITED_TITLE.finditer(italian)}
+            for m in _EN_CITED_TITLE.finditer(english):
+                cited = m["num"]
+                en_title = _english_title(edition, cited)
+                expected = titles.get(cited)
+                if expected is None or en_title is None or _norm_title(m["title"]) != _norm_title(en_title):
+                    continue
+                if quoted.get(cited) != _norm_title(expected):
+                    found = f"«{quoted[cited]}»" if cited in quoted else "nessun titolo"
+                    out.append(Finding(ERROR, "traduzione-titolo-citato", tf.path.name, line, number,
+                                       f"regola {number}: cita {cited} con il suo titolo: atteso «{expected}», trovato {found}"))
+    return out
+
+
+def glossary_name_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A glossary entry that names a keyword (its English term is the name rule 702.19 "Trample")
+    uses the Italian name the translation gives that rule: one name per keyword everywhere."""
+    titles = italian_titles(files)
+    by_english = {}
+    for r in edition.rules:
+        if r.number in titles and r.number.split(".")[0] in ("701", "702") and r.number.count(".") == 1:
+            by_english.setdefault(_norm_title(r.text), r.number)
+    out: list[Finding] = []
+    for tf in files:
+        for g in tf.entries:
+            number = by_english.get(_norm_title(g.term))
+            if number and _norm_title(titles[number]) not in _norm_title(g.it_term):
+                out.append(Finding(ERROR, "traduzione-nome-incoerente", tf.path.name, g.line, number,
+                                   f"voce «{g.term}»: la regola {number} chiama questa parola chiave «{titles[number]}», "
+                                   f"il glossario «{g.it_term}»"))
+    return out
+
+
 def check_translation(files: list[TranslationFile], editions: list[Edition], terms: Terminology,
                       complete: bool = True) -> Report:
     """The report on ``files``; with ``complete``, English units no file covers count as missing."""
@@ -380,6 +459,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
                 if f"voce del glossario «{term}»" not in covered["glossary"]:
                     report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
                                                    f"la voce del glossario «{term}» non ha traduzione"))
+    report.findings += cited_title_findings(files, en) + glossary_name_findings(files, en)
     if complete:
         present = {tf.section for tf in files if tf.kind == "sezione"}
         for sec in en.sections:
