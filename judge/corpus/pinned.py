@@ -70,3 +70,17 @@ def known(corpus: Corpus):
         return number in corpus or any(corpus.lineage.exists(e, number) for e in older)
 
     return test
+
+
+def homonym_notice(number: str, corpus: Corpus) -> str | None:
+    """For a number read in the edition in force: a notice when an older edition gave it to
+    another rule (726.1 was Restarting the Game until 20260619), so that a text written then is
+    not read as today's rule without a word."""
+    for edition in reversed(corpus.editions[:-1]):
+        w = corpus.lineage.follow(number, edition)
+        if w.exists and w.now != number:
+            then = f"oggi {w.now}" if w.now else "poi rimossa"
+            after = italian_date(corpus.editions[corpus.editions.index(edition) + 1].date)
+            return (f"{number} nell'edizione del {italian_date(edition.date)} indicava un'altra regola ({then}): "
+                    f"se il testo è stato scritto prima del {after}, indica quell'edizione.")
+    return None

@@ -16,7 +16,7 @@ from judge.corpus.diff import HeadingChange, RuleChange, count_changes, diff_edi
 from judge.corpus.rules_en import Edition
 from judge.web.errors import error_response
 
-MAX_NUMBER_INPUT = 60
+MAX_NUMBER_INPUT = 60  # longest rule number input echoed back in a message
 
 KIND_LABELS = {
     "aggiunta": "Aggiunta",
@@ -155,7 +155,7 @@ def changes_payload(found: Changes) -> dict:
 
 @dataclass
 class HistoryEntry:
-    """One edition in a rule's history, ready for the page and the API."""
+    """One edition in a rule's history, ready for the page."""
 
     edition: Edition
     number: str | None
@@ -165,11 +165,6 @@ class HistoryEntry:
     words: list[tuple[str, str]] | None
     homonym: bool  # the rule's current number meant another rule in this edition...
     homonym_now: str | None  # ...now numbered so (None: removed)
-
-    def to_dict(self) -> dict:
-        return {"edition": self.edition.id, "date": self.edition.date.isoformat(), "number": self.number,
-                "kind": self.kind, "renumbering_only": self.renumbering_only, "text": self.text,
-                "homonym_now": self.homonym_now if self.homonym else None}
 
 
 def history(corpus: Corpus, number: str) -> list[HistoryEntry]:

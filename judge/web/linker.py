@@ -11,7 +11,7 @@ from flask import Blueprint, render_template, request
 
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
-from judge.corpus.pinned import known, resolve
+from judge.corpus.pinned import homonym_notice, known, resolve
 from judge.corpus.rules_en import Edition
 from judge.web import render
 from judge.web.changes import read_edition
@@ -40,7 +40,7 @@ class LinkReport:
     spans: list[dict] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)  # cited rules in force, in order of first citation
     unknown: list[str] = field(default_factory=list)  # cited numbers with no rule in force
-    notices: list[str] = field(default_factory=list)  # what moved, changed or no longer exists
+    notices: list[str] = field(default_factory=list)  # what moved, changed, no longer exists or meant another rule
 
 
 def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edition | None = None) -> LinkReport:
@@ -62,8 +62,9 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
                 seen.setdefault(found.now, None)
             else:
                 unknown.setdefault(n, None)
-            if found.notice and edition is not None:
-                notices.setdefault(found.notice, None)
+            notice = found.notice if edition is not None else homonym_notice(n, corpus) if found.now else None
+            if notice:
+                notices.setdefault(notice, None)
         target = next((x["now"] for x in numbers if x["now"]), None)
         report.spans.append({
             "start": c.start,

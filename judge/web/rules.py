@@ -11,10 +11,11 @@ from werkzeug.routing import BaseConverter
 
 from judge.corpus.checks import corpus_findings, warnings_by_rule
 from judge.corpus import Corpus, Rule, load_corpus
+from judge.corpus import pinned
 from judge.corpus.diff import word_diff
 from judge.web import changes as edition_changes
-from judge.corpus import pinned
 from judge.web import render
+from judge.web.changes import MAX_NUMBER_INPUT
 from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
 from judge.web.cache import cached
 from judge.web.errors import error_response
@@ -34,8 +35,6 @@ def _setup(state) -> None:
 
 
 bp.record_once(_setup)
-
-MAX_NUMBER_INPUT = 60
 
 
 # -- data shared by pages and the API ---------------------------------------------------
@@ -156,6 +155,7 @@ def _not_found(corpus: Corpus, numero: str):
             message=message,
             nearest=nearest,
             removed_in=removed_in,
+            former=pinned.resolve(canonical, corpus, removed_in) if removed_in else None,
             canonical=canonical,
             corpus=corpus,
         ),

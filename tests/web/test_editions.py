@@ -14,17 +14,9 @@ from markupsafe import escape
 from judge.cli import main
 from judge.corpus.diff import count_changes, diff_editions
 
-from .htmlcheck import check_html
+from .htmlcheck import check_html, page
 
 OLD, NEW = "20251114", "20260619"
-
-
-def page(client, url, status=200):
-    r = client.get(url)
-    assert r.status_code == status, (url, r.status_code)
-    body = r.get_data(as_text=True)
-    assert check_html(body) == [], url
-    return body
 
 
 def token(client):
@@ -97,6 +89,10 @@ def test_rule_in_an_older_edition(client, corpus):
     assert "<ins>" in body and "730.2j" in body
     body = page(client, f"/regole/702.124k?edizione={OLD}")
     assert "non esiste più" in body
+    # A number that exists only in the older edition: the 404 says where the rule is today.
+    body = page(client, "/regole/702.124p", 404)
+    assert "è oggi 702.124n" in body and 'href="/regole/702.124n"' in body
+    assert f'href="/regole/702.124p?edizione={OLD}"' in body
     # Today's page of 726.1 says what the number meant before.
     body = page(client, "/regole/726.1")
     assert f'href="/regole/725.1?edizione={OLD}"' in body and 'href="/regole/727.1"' in body
@@ -137,9 +133,10 @@ def test_collega_with_an_edition_links_to_the_number_today(client):
     assert f'href="/regole/702.124k?edizione={OLD}"' in body and "non esiste più" in body
     assert "Cambiamenti di numerazione" in body
     assert f'<option value="{OLD}" selected>' in body
-    # The same text read in the edition in force links today's 726.1.
+    # The same text read in the edition in force links today's 726.1, with a word on what it meant.
     body = page(client, "/collega?testo=Vedi la regola 726.1.")
     assert '<a class="cit" href="/regole/726.1"' in body
+    assert "726.1 nell&#39;edizione del 14 novembre 2025 indicava un&#39;altra regola (oggi 727.1)" in body
 
 
 def test_collega_form_posts_the_edition(client):
@@ -157,8 +154,9 @@ def test_api_collega_with_an_edition(client):
     assert first["numbers"][0]["status"] == "spostata" and "è oggi 727.1" in first["numbers"][0]["notice"]
     assert second["numbers"][0]["status"] == "invariata" and second["numbers"][0]["notice"] is None
     assert data["edition"]["id"] == OLD and data["notices"] == [first["numbers"][0]["notice"]]
-    data = client.post("/api/collega", json={"text": "rule 726.1"}).get_json()
+    data = client.post("/api/collega", json={"text": "rule 726.1 and 704.5a"}).get_json()
     assert data["spans"][0]["numbers"][0]["now"] == "726.1" and data["edition"]["id"] == NEW
+    assert len(data["notices"]) == 1 and "indicava un'altra regola (oggi 727.1)" in data["notices"][0]
     assert client.post("/api/collega", json={"text": "x", "edition": "1999"}).status_code == 400
     assert client.post("/api/collega", json={"text": "x", "edition": 5}).status_code == 400
     r = client.post(f"/api/collega?edizione={OLD}", data="CR 726.1", content_type="text/plain")
