@@ -9,6 +9,7 @@ HERE = Path(__file__).resolve().parent
 
 RUNS = [
     ("corpus_bench.py", {}),
+    ("linker_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
     ("http_bench.py", {}),

@@ -10,9 +10,10 @@ def main() -> None:
 
 
 from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
+from judge.corpus.edition_cli import COMMANDS as _edition_commands  # noqa: E402
 from judge.web.serve_cli import serve  # noqa: E402
 
-for _command in _corpus_commands:
+for _command in [*_corpus_commands, *_edition_commands]:
     main.add_command(_command)
 main.add_command(serve)
 

@@ -101,12 +101,29 @@ def _outdated_finding(why: Outdated, sec, r: SourceRule, in_force: str) -> Findi
         message = (f"la regola {r.number} non esiste nell'edizione inglese in vigore ({in_force}): "
                    "numerazione cambiata o regola rimossa")
     elif why.code == "citazione-obsoleta":
-        message = (f"il testo italiano cita {', '.join(why.only_it)}, quello inglese cita "
-                   f"{', '.join(why.only_en) or 'altro'}: probabilmente la numerazione è cambiata dopo la traduzione")
+        known = [f"{c} è oggi {n}" for c, n in zip(why.only_it, why.now) if n]
+        unknown = [c for c, n in zip(why.only_it, why.now) if not n]
+        parts = []
+        if known:
+            parts.append(f"il testo italiano cita una numerazione superata: {', '.join(known)}")
+        if unknown:
+            parts.append(f"il testo italiano cita {', '.join(unknown)}, quello inglese cita "
+                         f"{', '.join(why.only_en) or 'altro'}: probabilmente la numerazione è cambiata dopo la traduzione")
+        message = "; ".join(parts)
+    elif why.code == "italiano-superato":
+        message = (f"il testo italiano descrive una versione superata della regola: cita {', '.join(why.only_it)}, "
+                   "che è ancora la regola citata (la citazione è giusta per quel testo), ma il testo inglese in vigore "
+                   f"di {r.number} dice altro" + (f" e cita {', '.join(why.only_en)}" if why.only_en else "")
+                   + ". Fa fede il testo inglese")
     else:
         message = (f"il testo inglese è cambiato nell'edizione {why.editions[1]}, dopo la traduzione italiana "
                    f"({sec.updated_date.isoformat()})")
-    related = why.only_en if why.code == "citazione-obsoleta" else why.editions
+    if why.code == "citazione-obsoleta":
+        related = tuple(dict.fromkeys(n for n in why.now if n)) or why.only_en
+    elif why.code == "italiano-superato":
+        related = why.only_it
+    else:
+        related = why.editions
     return Finding(WARNING, why.code, sec.path.name, r.line, r.number, message, tuple(related))
 
 

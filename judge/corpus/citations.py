@@ -1,36 +1,73 @@
 """One citation parser for Italian and English rule references.
 
-Finds "regola 502.1", "Vedi regola 701.49", "regole 601.2a–d", "sezione 8",
-"rule 704.5a", "rules 510.1c–d", "rules 608.3a and b", "CR 704.5a" and bare
-dotted numbers such as "704.5a", with exact character spans. The index, the
-linker, the corpus checks and the engine's tests all use it, so a reference is
-recognised the same way everywhere.
+Finds "regola 502.1", "Vedi regola 701.49", "regole 601.2a–d", "sezione 8", "capitolo 5.",
+"rule 704.5a", "rules 510.1c–d", "rules 608.3a and b", "704.5a e b", "704.5a/b",
+"704.5a–704.5c", "CR 704.5a", "CR704.5a", "704.5A", Markdown ("_704.5a_", "__regola 704.5a__")
+and bare dotted numbers such as "704.5a", with exact character spans. The index, the linker,
+the corpus checks and the engine's tests all use it, so a reference is recognised the same way
+everywhere.
+
+And nothing else: version numbers ("Firefox 115.3", "Chrome 120.0"), IP addresses, thousands
+("100.000 punti"), prices ("104.99 €"), numbers inside URLs and other documents' sections
+("MTR section 4", "sezione 4 delle MTR", "capitolo 8, 4 giocatori") are not citations.
+Precision and recall are measured on tests/data/citazioni.json (citations_eval.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from judge.corpus.numbers import RuleNumber, letters_at, letters_index
 
+# Boundaries that treat "_" as punctuation, so Markdown emphasis (_704.5a_) does not hide a citation.
+_START = r"(?<![^\W_])"
+_END = r"(?![^\W_])"
+
 _KEYWORD = re.compile(
-    r"\b(?P<kw>regol[ae]|rules?|CR|sezion[ei]|sections?|capitol[oi]|chapters?)\.?\s+",
+    rf"{_START}(?P<kw>regol[ae]|reg\.|rules?|CR(?=\s*\d)|C\.R\.|sezion[ei]|sez\.|sections?|capitol[oi]|cap\."
+    rf"|chapters?|vedi|see|cfr\.|cf\.|la|alla|dalla|nella|della|sulla)(?:[.:])?(?:\s+|(?<=CR)(?=\d))",
     re.IGNORECASE,
 )
-_NUM = r"[1-9]\d{2}(?:\.\d+[a-z]{0,2})?"
-_RANGE_END = r"(?:[1-9]\d{2}\.\d+[a-z]{0,2}|\d+[a-z]{0,2}|[a-z]{1,2})"
-# One number, optionally a range ("601.2a–d", "119.7–8", "903.6–903.7").
-_ITEM = re.compile(
-    rf"(?P<num>{_NUM})(?:\s?(?P<dash>[–—-])\s?(?P<end>{_RANGE_END}))?(?![\w])"
-)
-# A chapter is a single digit, only after "sezione"/"section"/"capitolo"/"chapter".
-_CHAPTER_ITEM = re.compile(r"(?P<num>[1-9])(?![\w.]|\.\d)")
+# Keywords after which a single digit is a chapter ("capitolo 5", "section 9").
+_CHAPTER_WORDS = ("sezion", "sez.", "section", "capitol", "cap.", "chapter")
+# Weak keywords: they introduce a number but are no part of the citation's name. An Italian
+# article stands for "la regola" ("nella 613", "la 704.5a"). After them a section must exist.
+_WEAK = ("vedi", "see", "cfr.", "cf.", "la", "alla", "dalla", "nella", "della", "sulla")
+
+_RULE = r"[1-9]\d{2}(?:\.[1-9]\d{0,2}[a-zA-Z]{0,2})?"
+_RANGE_END = r"(?:[1-9]\d{2}\.[1-9]\d{0,2}[a-zA-Z]{0,2}|[1-9]\d{0,2}[a-zA-Z]{0,2}|[a-zA-Z]{1,2})"
+# One number, optionally a range ("601.2a–d", "119.7–8", "903.6–903.7"); never part of a longer
+# dotted sequence (an IP address, "3.14.159").
+_ITEM = re.compile(rf"(?P<num>{_RULE})(?:\s?(?P<dash>[–—-])\s?(?P<end>{_RANGE_END}))?{_END}(?!\.\d)")
+_CHAPTER_ITEM = re.compile(rf"(?P<num>[1-9]){_END}(?!\.\d)")
 _SEPARATOR = re.compile(
-    r"(?:\s*,\s*(?:(?:e|ed|and|or|o)\s+)?|\s+(?:e|ed|and|or|o|oppure)\s+)", re.IGNORECASE
+    r"(?:\s*[,/]\s*(?:(?:e|ed|and|or|o)\s+)?|\s+(?:e|ed|and|or|o|oppure|&)\s+)", re.IGNORECASE
 )
-_LETTER_ONLY = re.compile(r"(?P<num>[a-z])(?=[.,;:)\s]*$|[.,;:)])")
-_BARE = re.compile(rf"(?<![\w.])(?P<num>[1-9]\d{{2}}\.\d+[a-z]{{0,2}})(?:\s?(?P<dash>[–—-])\s?(?P<end>{_RANGE_END}))?(?![\w])")
+_LETTER = re.compile(rf"(?P<num>[a-z]){_END}")
+# Single letters that are also words ("e", "a", "i"): a letter only where nothing follows.
+_WORD_LETTERS = set("aei")
+_NOTHING_FOLLOWS = re.compile(r"\s*(?:[.,;:!?)\]*_]|$)")
+_AFTER_LIST_ITEM = re.compile(r"\s*(?:[.,;:!?)\]*_/]|$|(?:e|ed|and|or|o)\s)", re.IGNORECASE)
+
+_BARE = re.compile(rf"{_START}(?<!\.)(?P<num>[1-9]\d{{2}}\.[1-9]\d{{0,2}}[a-zA-Z]{{0,2}})"
+                   rf"(?:\s?(?P<dash>[–—-])\s?(?P<end>{_RANGE_END}))?{_END}(?!\.\d)")
+# A section alone in parentheses ("(712)"): a citation when the section exists.
+_BARE_SECTION = re.compile(r"(?<=\()(?P<num>[1-9]\d{2})(?=\))")
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# What a bare number after these is: a version, a price, not a rule.
+_NOT_A_RULE_BEFORE = re.compile(
+    r"(?:\b(?:firefox|chrome|chromium|safari|edge|opera|brave|android|ios|ipados|windows|macos|linux|ubuntu|"
+    r"python|versione|version|ver\.?|v|build|release|esr|patch)\s*|[€$£]\s*)$",
+    re.IGNORECASE,
+)
+_NOT_A_RULE_AFTER = re.compile(r"\s*(?:€|\$|£|\b(?:euro|eur|usd|dollari|dollars|esr)\b)", re.IGNORECASE)
+# Other documents' sections: "MTR section 4", "sezione 4 delle MTR", "nell'IPG, sezione 1".
+_OTHER_DOCUMENT = r"(?:MTR|IPG|JAR|Tournament Rules|Infraction Procedure Guide|Judging at Regular)"
+_OTHER_BEFORE = re.compile(rf"\b{_OTHER_DOCUMENT}\)?[\s,:]*(?:\(\s*)?$", re.IGNORECASE)
+_OTHER_AFTER = re.compile(rf"\s*(?:delle|della|dell['’]|del|of the|of|in the|nelle|nella|nel)\s*{_OTHER_DOCUMENT}",
+                          re.IGNORECASE)
 
 _MAX_EXPANSION = 60
 
@@ -54,22 +91,21 @@ class Citation:
         return self.numbers[0]
 
 
+def _canonical(num: str) -> RuleNumber:
+    return RuleNumber.parse(num.lower())
+
+
 def _expand(num: str, end: str | None) -> tuple[str, ...]:
     try:
-        start = RuleNumber.parse(num)
+        start = _canonical(num)
     except ValueError:
         return ()
     if not end:
         return (str(start),)
+    end = end.lower()
     if re.fullmatch(r"[a-z]{1,2}", end) and start.letters:
         # "601.2a–d": letters of one rule.
-        try:
-            lo, hi = letters_index(start.letters), letters_index(end)
-        except ValueError:
-            return (str(start),)
-        if lo <= hi <= lo + _MAX_EXPANSION:
-            return tuple(f"{start.section}.{start.rule}{letters_at(i)}" for i in range(lo, hi + 1))
-        return (str(start),)
+        return _letters(start, end)
     if re.fullmatch(r"\d+", end) and start.rule is not None and not start.letters:
         # "119.7–8": rules of one section.
         hi = int(end)
@@ -80,6 +116,9 @@ def _expand(num: str, end: str | None) -> tuple[str, ...]:
         stop = RuleNumber.parse(end)
     except ValueError:
         return (str(start),)
+    if stop.section == start.section and start.rule is not None and stop.rule == start.rule and start.letters and stop.letters:
+        # "704.5a–704.5c": letters of one rule, written in full.
+        return _letters(start, stop.letters)
     if (
         stop.section == start.section
         and start.rule is not None
@@ -92,65 +131,120 @@ def _expand(num: str, end: str | None) -> tuple[str, ...]:
     return (str(start), str(stop))
 
 
+def _letters(start: RuleNumber, end: str) -> tuple[str, ...]:
+    try:
+        lo, hi = letters_index(start.letters), letters_index(end)
+    except ValueError:
+        return (str(start),)
+    if lo <= hi <= lo + _MAX_EXPANSION:
+        return tuple(f"{start.section}.{start.rule}{letters_at(i)}" for i in range(lo, hi + 1))
+    return (str(start),)
+
+
 def _item_at(text: str, pos: int, chapter_ok: bool, previous: Citation | None) -> Citation | None:
     m = _ITEM.match(text, pos)
     if m:
         numbers = _expand(m["num"], m["end"])
-        if numbers:
-            return Citation(m.start(), m.end(), m.group(0), numbers)
-        return None
+        return Citation(m.start(), m.end(), m.group(0), numbers) if numbers else None
     if chapter_ok:
         m = _CHAPTER_ITEM.match(text, pos)
-        if m:
+        # In a list, a digit followed by a word is a count ("capitolo 8, 4 giocatori"), not a chapter.
+        if m and (previous is None or _AFTER_LIST_ITEM.match(text, m.end())):
             return Citation(m.start(), m.end(), m.group(0), (m["num"],))
-    if previous is not None:
-        # "rules 608.3a and b": a bare letter continues the previous rule.
-        prev = RuleNumber.parse(previous.numbers[-1]) if "." in previous.numbers[-1] else None
-        m = _LETTER_ONLY.match(text, pos)
-        if m and prev is not None and prev.letters:
-            return Citation(m.start(), m.end(), m.group(0), (f"{prev.section}.{prev.rule}{m['num']}",))
+    if previous is not None and "." in previous.numbers[-1]:
+        # "rules 608.3a and b", "704.5a/b": a bare letter continues the previous rule.
+        prev = RuleNumber.parse(previous.numbers[-1])
+        m = _LETTER.match(text, pos)
+        if m and prev.letters and m["num"] not in ("l", "o"):
+            later = letters_index(m["num"]) > letters_index(prev.letters[-1])
+            word = m["num"] in _WORD_LETTERS and not _NOTHING_FOLLOWS.match(text, m.end())
+            if later and len(prev.letters) == 1 and not word:
+                return Citation(m.start(), m.end(), m.group(0), (f"{prev.section}.{prev.rule}{m['num']}",))
     return None
 
 
-def find_citations(text: str, bare: bool = True) -> list[Citation]:
+def _other_document(text: str, start: int, end: int) -> bool:
+    return bool(_OTHER_BEFORE.search(text, max(0, start - 40), start) or _OTHER_AFTER.match(text, end))
+
+
+def _not_a_rule(text: str, start: int, end: int) -> bool:
+    return bool(_NOT_A_RULE_BEFORE.search(text, max(0, start - 20), start) or _NOT_A_RULE_AFTER.match(text, end))
+
+
+def find_citations(text: str, bare: bool = True, known: Callable[[str], bool] | None = None) -> list[Citation]:
     """Every citation in ``text``, in order, without overlaps.
 
-    With ``bare`` (the default) a dotted number with no keyword ("see 704.5a")
-    is a citation too; sections and chapters always need a keyword.
+    A dotted number after "see", "vedi" or an Italian article ("la 704.5a") is a citation; with
+    ``bare`` (the default) one with no keyword is too, unless it reads as a version, a price or
+    an address. Sections and chapters need a keyword ("regola 704", "sezione 9", "nella 613") or
+    parentheses ("(712)"). ``known`` (a number exists in some edition) is asked about citations
+    without a proper keyword: a bare number or section that names no rule is then no citation.
     """
+    urls = [(m.start(), m.end()) for m in _URL.finditer(text)] if "://" in text or "ww." in text.lower() else []
+
+    def in_url(pos: int) -> bool:
+        return any(s <= pos < e for s, e in urls)
+
     found: list[Citation] = []
     taken_until = -1
     for kw in _KEYWORD.finditer(text):
-        if kw.start() < taken_until:
+        if kw.start() < taken_until or in_url(kw.start()):
             continue
         word = kw["kw"]
-        chapter_ok = word.lower().startswith(("sezion", "section", "capitol", "chapter"))
+        lower = word.lower()
+        weak = lower in _WEAK
+        chapter_ok = lower.startswith(_CHAPTER_WORDS)
         item = _item_at(text, kw.end(), chapter_ok, None)
-        if item is None:
+        if item is None or (chapter_ok and _other_document(text, kw.start(), item.end)):
             continue
-        item = Citation(item.start, item.end, item.text, item.numbers, word)
-        found.append(item)
+        if weak and known is not None and "." not in item.numbers[0] and not known(item.numbers[0]):
+            continue
+        items = [Citation(item.start, item.end, item.text, item.numbers, None if weak else word)]
         pos = item.end
         while True:
             sep = _SEPARATOR.match(text, pos)
-            if not sep:
-                break
-            nxt = _item_at(text, sep.end(), chapter_ok, found[-1])
+            nxt = _item_at(text, sep.end(), chapter_ok, items[-1]) if sep else None
             if nxt is None:
                 break
-            found.append(nxt)
+            items.append(nxt)
             pos = nxt.end
+        found += items
         taken_until = pos
     if bare:
-        spans = [(c.start, c.end) for c in found]
-        for m in _BARE.finditer(text):
-            if any(s <= m.start() < e for s, e in spans):
-                continue
-            numbers = _expand(m["num"], m["end"])
-            if numbers:
-                found.append(Citation(m.start(), m.end(), m.group(0), numbers))
-        found.sort(key=lambda c: c.start)
+        found = _add_bare(text, found, in_url, known)
     return found
+
+
+def _add_bare(text: str, found: list[Citation], in_url, known) -> list[Citation]:
+    spans = [(c.start, c.end) for c in found]
+
+    def free(start: int, end: int) -> bool:
+        return not in_url(start) and not any(s < end and start < e for s, e in spans)
+
+    extra: list[Citation] = []
+    for m in _BARE.finditer(text):
+        if not free(m.start(), m.end()) or _not_a_rule(text, m.start(), m.end()):
+            continue
+        numbers = _expand(m["num"], m["end"])
+        if numbers and (known is None or any(known(n) for n in numbers)):
+            item = Citation(m.start(), m.end(), m.group(0), numbers)
+            extra.append(item)
+            pos = item.end
+            while (sep := _SEPARATOR.match(text, pos)) and (nxt := _letter_after(text, sep.end(), extra[-1])):
+                extra.append(nxt)
+                pos = nxt.end
+            spans.append((m.start(), pos))
+    for m in _BARE_SECTION.finditer(text):
+        if free(m.start(), m.end()) and (known is None or known(m["num"])):
+            extra.append(Citation(m.start(), m.end(), m["num"], (m["num"],)))
+    return sorted(found + extra, key=lambda c: c.start)
+
+
+def _letter_after(text: str, pos: int, previous: Citation) -> Citation | None:
+    """A bare letter continuing a bare rule ("704.5a/b", "704.5a e b"), never another number."""
+    if _ITEM.match(text, pos):
+        return None
+    return _item_at(text, pos, False, previous)
 
 
 def cited_numbers(text: str) -> list[str]:

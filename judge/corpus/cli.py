@@ -1,4 +1,5 @@
-"""Corpus commands: `judge regola`, `judge verifica`, `judge diff`, `judge importa-wiki`."""
+"""Corpus commands: `judge regola`, `judge verifica`, `judge importa-wiki` (`judge diff` and
+`judge collega` are in edition_cli.py)."""
 
 from __future__ import annotations
 
@@ -88,37 +89,6 @@ def verifica(as_json: bool) -> None:
     sys.exit(1 if errors else 0)
 
 
-@click.command("diff")
-@click.argument("vecchia")
-@click.argument("nuova")
-@click.option("--sezione", help="Solo una sezione (es. 704) o un capitolo (es. 7).")
-def diff(vecchia: str, nuova: str, sezione: str | None) -> None:
-    """Regole aggiunte, rimosse e modificate tra due edizioni inglesi (AAAAMMGG)."""
-    from judge.corpus.diff import diff_editions
-
-    corpus = _load()
-    old, new = corpus.edition(vecchia), corpus.edition(nuova)
-    available = ", ".join(e.id for e in corpus.editions)
-    for ident, ed in ((vecchia, old), (nuova, new)):
-        if ed is None:
-            _fail(f"Edizione «{ident[:20]}» non trovata. Edizioni disponibili: {available}.")
-    if sezione is not None and not (sezione.isdigit() and len(sezione) in (1, 3)):
-        _fail(f"Sezione «{sezione[:20]}» non valida: usa un numero di sezione (es. 704) o di capitolo (es. 7).")
-    changes = diff_editions(old, new, sezione)
-    marks = {"aggiunta": "+", "rimossa": "-", "modificata": "~"}
-    for ch in changes:
-        click.echo(f"{marks[ch.kind]} {ch.number} ({ch.kind})")
-        if ch.kind == "modificata":
-            parts = []
-            for op, text in ch.words:
-                parts.append(text if op == "=" else f"[{op}{text}{op}]")
-            click.echo("    " + "".join(parts).replace("\n", "\n    "))
-        else:
-            click.echo("    " + (ch.new or ch.old or "").replace("\n", "\n    "))
-    counts = {k: sum(1 for c in changes if c.kind == k) for k in marks}
-    click.echo(f"{counts['aggiunta']} aggiunte, {counts['rimossa']} rimosse, {counts['modificata']} modificate.")
-
-
 @click.command("importa-wiki")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--cartella", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -137,4 +107,4 @@ def importa_wiki(file: Path, cartella: Path | None) -> None:
     click.echo(f"Sezione {result.section}: {result.rules} regole scritte in {result.section_path}{extra}.")
 
 
-COMMANDS = [regola, verifica, diff, importa_wiki]
+COMMANDS = [regola, verifica, importa_wiki]

@@ -1,5 +1,8 @@
-"""Differences between two English editions: added, removed and changed rules,
-with a word-level diff of changed text."""
+"""Differences between two English editions, as the rule trace sees them: rules added,
+removed, modified, moved (same text under a new number) and moved and modified, with a
+word-level diff of changed text and a flag for changes that only follow renumbering
+("See rule 726" -> "See rule 727"); section and chapter titles added, removed, moved or
+renamed."""
 
 from __future__ import annotations
 
@@ -7,23 +10,49 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from judge.corpus.numbers import sort_key
 from judge.corpus.rules_en import Edition
+from judge.corpus.trace import KINDS, Step, Trace, full_text
 
 _TOKEN = re.compile(r"\s+|[^\s]+")
 
 
 @dataclass
 class RuleChange:
+    """One rule's change. ``number`` is its number in the new edition (the old one when removed);
+    ``old_number`` its number in the old edition (None when added)."""
+
     number: str
-    kind: str  # "aggiunta", "rimossa", "modificata"
+    kind: str  # "aggiunta", "rimossa", "modificata", "spostata", "spostata e modificata"
     old: str | None
     new: str | None
     words: list[tuple[str, str]] = field(default_factory=list)  # (op, text): op in "=", "+", "-"
+    old_number: str | None = None
+    renumbering_only: bool = False  # the text differs only in citations that follow the renumbering
+
+    @property
+    def moved(self) -> bool:
+        return self.old_number is not None and self.kind != "rimossa" and self.old_number != self.number
 
     def to_dict(self) -> dict:
-        return {"number": self.number, "kind": self.kind, "old": self.old, "new": self.new,
+        return {"number": self.number, "kind": self.kind, "old_number": self.old_number,
+                "renumbering_only": self.renumbering_only, "old": self.old, "new": self.new,
                 "words": [{"op": op, "text": t} for op, t in self.words]}
+
+
+@dataclass
+class HeadingChange:
+    """A section or chapter whose title or number changed (``level``: "sezione" or "capitolo")."""
+
+    number: str
+    kind: str
+    level: str
+    old_number: str | None
+    old_title: str | None
+    new_title: str | None
+
+    def to_dict(self) -> dict:
+        return {"number": self.number, "kind": self.kind, "level": self.level, "old_number": self.old_number,
+                "old_title": self.old_title, "new_title": self.new_title}
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -40,26 +69,52 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     return out
 
 
-def _full(rule) -> str:
-    return "\n".join([rule.text, *rule.examples])
+def in_part(number: str | None, part: str | None) -> bool:
+    """Whether a rule or section number lies in ``part``: a section ("704") or a chapter ("7")."""
+    if part is None:
+        return True
+    if number is None:
+        return False
+    head = number.split(".")[0]
+    if len(part) == 1:
+        return head[:1] == part and (len(head) == 3 or head == part)
+    return head == part
 
 
-def diff_editions(old: Edition, new: Edition, section: str | None = None) -> list[RuleChange]:
-    """Changes from ``old`` to ``new``, in rule order; ``section`` keeps one section ("704") or chapter ("7")."""
-    def keep(n: str) -> bool:
-        if section is None:
-            return True
-        head = n.split(".")[0]
-        return head == section or (len(section) == 1 and head.startswith(section) and len(head) == 3)
+def _rule_change(step: Step, old: Edition, new: Edition) -> RuleChange:
+    a = full_text(old.rule(step.old)) if step.old else None
+    b = full_text(new.rule(step.new)) if step.new else None
+    words = word_diff(a, b) if a is not None and b is not None and a != b else []
+    return RuleChange(step.number, step.kind, a, b, words, step.old, step.renumbering_only)
 
-    a = {r.number: _full(r) for r in old.rules if keep(r.number)}
-    b = {r.number: _full(r) for r in new.rules if keep(r.number)}
-    changes: list[RuleChange] = []
-    for n in sorted(set(a) | set(b), key=sort_key):
-        if n not in a:
-            changes.append(RuleChange(n, "aggiunta", None, b[n]))
-        elif n not in b:
-            changes.append(RuleChange(n, "rimossa", a[n], None))
-        elif a[n] != b[n]:
-            changes.append(RuleChange(n, "modificata", a[n], b[n], word_diff(a[n], b[n])))
-    return changes
+
+def diff_editions(old: Edition, new: Edition, section: str | None = None, trace: Trace | None = None) -> list[RuleChange]:
+    """Rule changes from ``old`` to ``new``, in the new edition's order; ``section`` keeps one
+    section ("704") or chapter ("7"), on either side of a move."""
+    trace = trace or Trace(old, new)
+    return [_rule_change(s, old, new) for s in trace.changes if in_part(s.new, section) or in_part(s.old, section)]
+
+
+def heading_changes(old: Edition, new: Edition, section: str | None = None, trace: Trace | None = None) -> list[HeadingChange]:
+    """Sections and chapters added, removed, moved or retitled from ``old`` to ``new``."""
+    trace = trace or Trace(old, new)
+    out = []
+    for s in trace.heading_changes:
+        if not (in_part(s.new, section) or in_part(s.old, section)):
+            continue
+        titles_old = old.chapters if s.level == "capitolo" else old.sections
+        titles_new = new.chapters if s.level == "capitolo" else new.sections
+        out.append(HeadingChange(
+            s.number, s.kind, s.level, s.old,
+            titles_old.get(int(s.old)) if s.old else None, titles_new.get(int(s.new)) if s.new else None,
+        ))
+    return out
+
+
+def count_changes(changes: list[RuleChange]) -> dict[str, int]:
+    """How many changes of each kind (every kind, zero included)."""
+    return {k: sum(1 for c in changes if c.kind == k) for k in KINDS}
+
+
+def count_renumbering_only(changes: list[RuleChange]) -> int:
+    return sum(1 for c in changes if c.renumbering_only)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from judge import RULES_EN_DIR, RULES_IT_DIR
 from judge.corpus.citations import cited_numbers
+from judge.corpus.lineage import Lineage
+from judge.corpus.staleness import VALID, quoted_titles, verdict
 from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
 from judge.corpus.rules_en import Edition, edition_paths, parse_edition
 from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
@@ -65,10 +67,11 @@ class Text:
 class Outdated:
     """Why a community Italian rule no longer matches the English in force."""
 
-    code: str  # "assente-in-inglese", "citazione-obsoleta", "inglese-modificato"
-    only_it: tuple[str, ...] = ()  # citazione-obsoleta: numbers only the Italian cites
+    code: str  # "assente-in-inglese", "citazione-obsoleta", "italiano-superato", "inglese-modificato"
+    only_it: tuple[str, ...] = ()  # citazione-obsoleta, italiano-superato: numbers only the Italian cites
     only_en: tuple[str, ...] = ()  # ... and those only the English cites
     editions: tuple[str, ...] = ()  # inglese-modificato: (older, newer) edition ids
+    now: tuple[str | None, ...] = ()  # citazione-obsoleta: per only_it, its number today when known
 
 
 @dataclass
@@ -160,6 +163,11 @@ class Corpus:
     def edition(self, ident: str) -> Edition | None:
         return next((e for e in self.editions if e.id == ident), None)
 
+    @cached_property
+    def lineage(self) -> Lineage:
+        """The editions with the rule trace between them: where every rule went (lineage.py)."""
+        return Lineage(self.editions)
+
     def _build(self) -> None:
         en = self.in_force
         label = edition_label(en, True)
@@ -247,7 +255,16 @@ class Corpus:
         en_cites = [c for c in self.citations(number, "en") if not is_chapter(c)]
         only_it = tuple(c for c in it_cites if c not in en_cites)
         if only_it:
-            out.append(Outdated("citazione-obsoleta", only_it, tuple(c for c in en_cites if c not in it_cites)))
+            # The cited rule moved (a stale citation) or the Italian text is outdated (staleness.py).
+            only_en = tuple(c for c in en_cites if c not in it_cites)
+            titles = quoted_titles("\n".join([rule.it.text, *rule.it.examples]))
+            verdicts = {c: verdict(self, c, titles.get(c), en_cites) for c in only_it}
+            valid = tuple(c for c in only_it if verdicts[c][0] == VALID)
+            stale = tuple(c for c in only_it if c not in valid)
+            if valid:
+                out.append(Outdated("italiano-superato", valid, only_en))
+            if stale:
+                out.append(Outdated("citazione-obsoleta", stale, only_en, now=tuple(verdicts[c][1] for c in stale)))
         if updated is not None:
             for older, newer in zip(self.editions, self.editions[1:]):
                 if newer.date > updated and _full_text(older, number) != _full_text(newer, number):

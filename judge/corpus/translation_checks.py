@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.citations import cited_numbers, find_citations
 from judge.corpus.diff import word_diff
+from judge.corpus.lineage import Lineage
 from judge.corpus.numbers import sort_key
 from judge.corpus.rules_en import Edition
 from judge.corpus.terminology import Terminology
@@ -196,9 +197,34 @@ def _diff_text(old: str, new: str) -> str:
     )
 
 
-def check_unit(unit: Unit, file: str, editions: list[Edition], terms: Terminology) -> tuple[list[Finding], bool]:
+def _moved(unit: Unit, file: str, editions: list[Edition], lineage: Lineage) -> Finding | None:
+    """A translation of English that moved to another number since (the rule trace): 726.1
+    translated from 20251114 is Restarting the Game, today 727.1 — not today's 726.1."""
+    in_force = editions[-1]
+    if unit.stamp is None or unit.number is None or ("." not in unit.number and not unit.is_title):
+        return None
+    for e in sorted(editions[:-1], key=lambda e: e.id != unit.stamp.edition):
+        parts = unit.parts_in(e)
+        if parts is None or english_hash(*parts) != unit.stamp.hash:
+            continue
+        where = lineage.follow(unit.number, e)
+        if where.now is None or where.now == unit.number:
+            return None
+        changed = " (e il testo inglese è cambiato)" if where.text_changed else ""
+        return Finding(WARNING, "traduzione-spostata", file, unit.line, unit.number,
+                       f"{unit.what}: traduce l'inglese che nell'edizione {e.id} era {unit.number} e che "
+                       f"nell'edizione in vigore ({in_force.id}) è {where.now}{changed}: va spostata a {where.now}",
+                       (where.now,))
+    return None
+
+
+def check_unit(unit: Unit, file: str, editions: list[Edition], terms: Terminology,
+               lineage: Lineage | None = None) -> tuple[list[Finding], bool]:
     """Findings of one unit, and whether it is translated, current and faithful."""
     in_force = editions[-1]
+    moved = _moved(unit, file, editions, lineage) if lineage is not None and len(editions) > 1 else None
+    if moved is not None:
+        return [moved], False
     now = unit.parts_in(in_force)
     if now is None:
         return [Finding(WARNING, "traduzione-orfana", file, unit.line, unit.number,
@@ -397,6 +423,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
     en = editions[-1]
     report = Report()
     counts = Counter()
+    lineage = Lineage(editions)
     covered: dict[str, set[str]] = {"rules": set(), "sections": set(), "chapters": set(), "glossary": set()}
     for tf in files:
         file = tf.path.name
@@ -409,7 +436,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
         }
         for group, units in groups.items():
             for unit in units:
-                found, ok = check_unit(unit, file, editions, terms)
+                found, ok = check_unit(unit, file, editions, terms, lineage)
                 report.findings += found
                 counts[group] += ok
                 covered[group].add(unit.number if unit.number else unit.what)

@@ -16,10 +16,12 @@ from judge.web import render
 from judge.web.cache import cached
 from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
+from judge.corpus.pinned import resolve
+from judge.web.changes import changes_payload, changes_request, old_text, parse_edition
 from judge.web.rules import (
     _not_found,
     canonical_rule,
-    changes_request,
+    in_edition,
     glossary_entries,
     rule_warnings,
     text_payload,
@@ -74,8 +76,34 @@ def rule_payload(corpus: Corpus, rule: Rule) -> dict:
 @cached
 def regola(numero: str):
     corpus = load_corpus()
+    edition, err = parse_edition(corpus, request.args.get("edizione"))
+    if err:
+        return err
+    if edition is not None and edition is not corpus.in_force:
+        return _in_edition(corpus, numero, edition)
     found, answer = canonical_rule(corpus, numero, "api.regola")
     return answer or jsonify(rule_payload(corpus, found))
+
+
+def _in_edition(corpus: Corpus, numero: str, edition):
+    """A rule as an older edition had it, and where it is today."""
+    number, answer = in_edition(corpus, numero, edition, "api.regola")
+    if answer:
+        return answer
+    text, examples = old_text(edition, number)
+    where = resolve(number, corpus, edition)
+    return jsonify({
+        "number": number,
+        "edition": edition_payload(edition),
+        "text": text,
+        "examples": examples,
+        "url": render.rule_url(number, external=True, edizione=edition.id),
+        "now": where.now,
+        "now_url": render.rule_url(where.now, external=True) if where.now else None,
+        "status": where.status,
+        "notice": where.notice,
+        "edition_in_force": edition_payload(corpus.in_force),
+    })
 
 
 @bp.get("/regole/<path:numero>")
@@ -83,29 +111,49 @@ def regola_with_slash(numero: str):
     return _not_found(load_corpus(), numero)
 
 
-@bp.post("/collega")
-def collega():
-    corpus = load_corpus()
+def _linker_input():
+    """(text, edition value, None) from a JSON, text/plain or form body, or (None, None, error)."""
+    edition = request.args.get("edizione") or request.args.get("edition")
     if request.is_json:
         data = request.get_json(silent=True)
         if not isinstance(data, dict):
-            return error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
+            return None, None, error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
         text = data.get("text", data.get("testo"))
         if not isinstance(text, str):
-            return error_response(400, "Campo «text» mancante o non di tipo stringa.")
-    elif (request.mimetype or "").startswith("text/"):
-        text = request.get_data(as_text=True)
-    elif request.form:
-        text = request.form.get("text", request.form.get("testo", ""))
-    else:
-        return error_response(
-            415, "Formato non supportato: invia JSON ({\"text\": \"...\"}) oppure testo semplice (text/plain)."
-        )
+            return None, None, error_response(400, "Campo «text» mancante o non di tipo stringa.")
+        value = data.get("edition", data.get("edizione", edition))
+        if value is not None and not isinstance(value, str):
+            return None, None, error_response(400, "Campo «edition» non di tipo stringa (AAAAMMGG).")
+        return text, value, None
+    if (request.mimetype or "").startswith("text/"):
+        return request.get_data(as_text=True), edition, None
+    if request.form:
+        value = request.form.get("edition", request.form.get("edizione", edition))
+        return request.form.get("text", request.form.get("testo", "")), value, None
+    return None, None, error_response(
+        415, "Formato non supportato: invia JSON ({\"text\": \"...\"}) oppure testo semplice (text/plain)."
+    )
+
+
+@bp.post("/collega")
+def collega():
+    corpus = load_corpus()
+    text, value, err = _linker_input()
+    if err:
+        return err
+    _, err = parse_edition(corpus, request.args.get("edizione") or request.args.get("edition"))
+    if err:  # a bad ?edizione= is an error even when the body names another edition
+        return err
     if len(text) > MAX_LINKER_CHARS:
         return error_response(413, too_long_message(len(text)), limit=MAX_LINKER_CHARS, length=len(text))
-    report = link_report(text, corpus, external=True)
+    edition, err = parse_edition(corpus, value)
+    if err:
+        return err
+    report = link_report(text, corpus, external=True, edition=edition)
     return jsonify({
         "text": text,
+        "edition": edition_payload(edition or corpus.in_force),
+        "edition_in_force": edition_payload(corpus.in_force),
         "spans": report.spans,
         "rules": [
             {
@@ -120,6 +168,7 @@ def collega():
             for r in report.rules
         ],
         "unknown": report.unknown,
+        "notices": report.notices,
         "limit": MAX_LINKER_CHARS,
     })
 
@@ -128,16 +177,15 @@ def collega():
 @cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
-    err, (old, new, section, found) = changes_request(corpus, intervallo)
+    err, found = changes_request(corpus, intervallo)
     if err:
         return err
     return jsonify({
-        "from": edition_payload(old),
-        "to": edition_payload(new),
-        "section": section,
-        "counts": {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")},
-        "url": url_for("rules.modifiche", intervallo=f"{old.id}..{new.id}", sezione=section, _external=True),
-        "changes": [c.to_dict() for c in found],
+        "from": edition_payload(found.old),
+        "to": edition_payload(found.new),
+        **changes_payload(found),
+        "url": url_for("rules.modifiche", intervallo=f"{found.old.id}..{found.new.id}", sezione=found.section,
+                       _external=True),
     })
 
 

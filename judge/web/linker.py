@@ -1,5 +1,7 @@
 """The citation linker: paste a text (Italian or English), get it back with every
-rule citation linked and the list of cited rules with their text."""
+rule citation linked and the list of cited rules with their text. A text written under an
+older edition (``edizione=AAAAMMGG``) has its citations read in that edition and linked to
+where each rule is today, with a notice for what moved, changed or no longer exists."""
 
 from __future__ import annotations
 
@@ -7,9 +9,12 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, render_template, request
 
-from judge.corpus.citations import find_citations
 from judge.corpus import Corpus, Rule, load_corpus
+from judge.corpus.citations import find_citations
+from judge.corpus.pinned import homonym_notice, known, resolve
+from judge.corpus.rules_en import Edition
 from judge.web import render
+from judge.web.changes import read_edition
 
 bp = Blueprint("linker", __name__)
 
@@ -31,22 +36,36 @@ EMPTY_MESSAGE = "Incolla un testo che contenga citazioni di regole (per esempio 
 @dataclass
 class LinkReport:
     text: str
+    edition: Edition | None = None  # the edition the text was written under (None: in force)
     spans: list[dict] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)  # cited rules that exist, in order of first citation
-    unknown: list[str] = field(default_factory=list)  # cited numbers that do not exist
+    rules: list[Rule] = field(default_factory=list)  # cited rules in force, in order of first citation
+    unknown: list[str] = field(default_factory=list)  # cited numbers with no rule in force
+    notices: list[str] = field(default_factory=list)  # what moved, changed, no longer exists or meant another rule
 
 
-def link_report(text: str, corpus: Corpus, external: bool = False) -> LinkReport:
-    report = LinkReport(text)
+def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edition | None = None) -> LinkReport:
+    """The citations of ``text``, each read in ``edition`` (default: the edition in force) and
+    resolved to the rule in force."""
+    if edition is corpus.in_force:
+        edition = None
+    report = LinkReport(text, edition)
     seen: dict[str, None] = {}
     unknown: dict[str, None] = {}
-    for c in find_citations(text):
+    notices: dict[str, None] = {}
+    for c in find_citations(text, known=known(corpus)):
         numbers = []
         for n in c.numbers:
-            exists = n in corpus
-            numbers.append({"number": n, "exists": exists, "url": render.rule_url(n, external=external) if exists else None})
-            (seen if exists else unknown).setdefault(n, None)
-        target = render.cited_target(c, corpus)
+            found = resolve(n, corpus, edition)
+            url = render.rule_url(found.now, external=external) if found.now else None
+            numbers.append({**found.to_dict(), "url": url})
+            if found.now:
+                seen.setdefault(found.now, None)
+            else:
+                unknown.setdefault(n, None)
+            notice = found.notice if edition is not None else homonym_notice(n, corpus) if found.now else None
+            if notice:
+                notices.setdefault(notice, None)
+        target = next((x["now"] for x in numbers if x["now"]), None)
         report.spans.append({
             "start": c.start,
             "end": c.end,
@@ -57,26 +76,30 @@ def link_report(text: str, corpus: Corpus, external: bool = False) -> LinkReport
         })
     report.rules = [corpus.rules[n] for n in seen]
     report.unknown = list(unknown)
+    report.notices = list(notices)
     return report
+
+
+def _page(corpus: Corpus, status: int = 200, **values):
+    values = {"text": "", "report": None, "error": None, "edition": None, **values}
+    return render_template("collega.html", corpus=corpus, limit=MAX_LINKER_CHARS, **values), status
 
 
 @bp.route("/collega", methods=["GET", "POST"])
 def collega():
     corpus = load_corpus()
-    if request.method == "GET":
-        return render_template("collega.html", corpus=corpus, text="", report=None, error=None, limit=MAX_LINKER_CHARS)
-    text = request.form.get("testo", "")
+    # GET with ?testo=…&edizione=… gives a link that can be shared; the form posts.
+    source = request.form if request.method == "POST" else request.args
+    edition, status, message = read_edition(corpus, source.get("edizione"))
+    text = source.get("testo", "")
+    if message:
+        return _page(corpus, status, text=text[:MAX_LINKER_CHARS], error=message)
+    if request.method == "GET" and not text:
+        return _page(corpus, edition=edition)
     if len(text) > MAX_LINKER_CHARS:
-        return render_template(
-            "collega.html", corpus=corpus, text="", report=None, error=too_long_message(len(text)),
-            limit=MAX_LINKER_CHARS,
-        ), 413
+        return _page(corpus, 413, edition=edition, error=too_long_message(len(text)))
     if not text.strip():
-        return render_template(
-            "collega.html", corpus=corpus, text="", report=None, error=EMPTY_MESSAGE, limit=MAX_LINKER_CHARS
-        ), 400
-    report = link_report(text, corpus)
-    return render_template(
-        "collega.html", corpus=corpus, text=text, report=report, error=None, limit=MAX_LINKER_CHARS,
-        linked=render.link_text(text, corpus),
-    )
+        return _page(corpus, 400, edition=edition, error=EMPTY_MESSAGE)
+    report = link_report(text, corpus, edition=edition)
+    return _page(corpus, text=text, report=report, edition=edition,
+                 linked=render.link_text(text, corpus, edition=edition))

@@ -8,12 +8,15 @@ numbers are marked (``<span class="cit-ignota">``) and never linked.
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 
 from flask import url_for
 from markupsafe import Markup, escape
 
 from judge.corpus.citations import Citation, find_citations
 from judge.corpus import Corpus, Rule, italian_date, load_corpus
+from judge.corpus.pinned import known, resolve
+from judge.corpus.rules_en import Edition
 
 KIND_LABELS = {
     "capitolo": "Capitolo",
@@ -39,6 +42,13 @@ def date_it(value: dt.date | None) -> str:
     return italian_date(value) if value else "data sconosciuta"
 
 
+class Stale(NamedTuple):
+    """A citation an Italian text makes to a rule that moved: what to say, and its number today."""
+
+    message: str
+    now: str | None
+
+
 def cited_target(c: Citation, corpus: Corpus) -> str | None:
     """The number a citation links to: its first number that exists (a range "601.2a–d" links to 601.2a)."""
     for n in c.numbers:
@@ -48,44 +58,76 @@ def cited_target(c: Citation, corpus: Corpus) -> str | None:
 
 
 def link_text(
-    text: str, corpus: Corpus | None = None, *, keep_newlines: bool = True, stale: dict[str, str] | None = None
+    text: str,
+    corpus: Corpus | None = None,
+    *,
+    keep_newlines: bool = True,
+    stale: dict[str, Stale] | None = None,
+    edition: Edition | None = None,
 ) -> Markup:
     """``text`` escaped, with every citation linked (or marked, when the number does not exist).
 
-    ``stale`` maps numbers that an Italian text cites but its English counterpart does not
-    (probably renumbered) to the English citation, shown in the link's title."""
+    ``stale`` maps numbers that an Italian text cites for rules renumbered since to what to say
+    (the link's title) and, when known, the number to link instead. ``edition`` is the edition
+    the text was written under: each citation is read there and linked to the rule's number in
+    force, marked when it moved, changed or no longer exists. Only what is inside the link
+    elements is added; the text between them is the input, escaped."""
     corpus = corpus or load_corpus()
     text = text or ""
+    if edition is corpus.in_force:
+        edition = None
     out: list[str] = []
     pos = 0
-    for c in find_citations(text):
+    for c in find_citations(text, known=known(corpus)):
         out.append(str(escape(text[pos:c.start])))
-        target = cited_target(c, corpus)
         label = escape(text[c.start:c.end])
-        stale_hit = next((n for n in c.numbers if stale and n in stale), None)
-        if target is not None and stale_hit is None:
-            title = ", ".join(c.numbers) if len(c.numbers) > 1 else f"Regola {target}"
-            out.append(
-                f'<a class="cit" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
-            )
-        elif target is not None:
-            title = f"Numerazione probabilmente superata: il testo inglese in vigore cita {stale[stale_hit]}"
-            out.append(
-                f'<a class="cit cit-obsoleta" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
-                f'<span class="visually-hidden"> (numerazione superata; in inglese {escape(stale[stale_hit])})</span>'
-            )
-        else:
-            missing = ", ".join(c.numbers)
-            out.append(
-                f'<span class="cit-ignota" title="{escape("Regola inesistente: " + missing)}">{label}'
-                f'<span class="visually-hidden"> (regola inesistente)</span></span>'
-            )
+        out.append(_pinned_html(c, label, corpus, edition) if edition is not None else _current_html(c, label, corpus, stale))
         pos = c.end
     out.append(str(escape(text[pos:])))
     html = "".join(out)
     if keep_newlines:
         html = html.replace("\n", "<br>\n")
     return Markup(html)
+
+
+def _unknown_html(label: Markup, message: str) -> str:
+    return (f'<span class="cit-ignota" title="{escape(message)}">{label}'
+            f'<span class="visually-hidden"> (regola inesistente)</span></span>')
+
+
+def _current_html(c: Citation, label: Markup, corpus: Corpus, stale: dict[str, Stale] | None) -> str:
+    hit = next((stale[n] for n in c.numbers if stale and n in stale), None)
+    target = hit.now if hit and hit.now in corpus else cited_target(c, corpus)
+    if target is None:
+        return _unknown_html(label, hit.message if hit else "Regola inesistente: " + ", ".join(c.numbers))
+    if hit is None:
+        title = ", ".join(c.numbers) if len(c.numbers) > 1 else f"Regola {target}"
+        return f'<a class="cit" href="{escape(rule_url(target))}" title="{escape(title)}">{label}</a>'
+    return (f'<a class="cit cit-obsoleta" href="{escape(rule_url(target))}" title="{escape(hit.message)}">{label}</a>'
+            f'<span class="visually-hidden"> ({escape(hit.message)})</span>')
+
+
+def _pinned_html(c: Citation, label: Markup, corpus: Corpus, edition: Edition) -> str:
+    found = [resolve(n, corpus, edition) for n in c.numbers]
+    notices = "; ".join(dict.fromkeys(r.notice for r in found if r.notice))
+    target = next((r for r in found if r.now is not None), None)
+    if target is None:
+        gone = next((r for r in found if r.exists), None)
+        if gone is None:
+            return _unknown_html(label, notices)
+        # Removed since: link the text it had, in its own edition.
+        url = rule_url(gone.number, edizione=edition.id)
+        return (f'<a class="cit cit-rimossa" href="{escape(url)}" title="{escape(notices)}">{label}'
+                f'<span class="ora"> (non più in vigore)</span></a>')
+    moved = [r.now for r in found if r.now is not None and r.now != r.number]
+    changed = any(r.status in ("modificata", "spostata e modificata") for r in found)
+    classes = "cit" + (" cit-spostata" if moved else "") + (" cit-modificata" if changed else "")
+    title = notices or (", ".join(c.numbers) if len(c.numbers) > 1 else f"Regola {target.now}")
+    now = ""
+    if moved:
+        shown = ", ".join(moved[:3]) + ("…" if len(moved) > 3 else "")
+        now = f'<span class="ora"> → oggi {escape(shown)}</span>'
+    return f'<a class="{classes}" href="{escape(rule_url(target.now))}" title="{escape(title)}">{label}{now}</a>'
 
 
 def word_diff_html(words: list[tuple[str, str]]) -> Markup:
@@ -104,6 +146,9 @@ def word_diff_html(words: list[tuple[str, str]]) -> Markup:
 
 def init_app(app) -> None:
     app.add_template_filter(lambda t, stale=None: link_text(t, stale=stale), "citazioni")
+    app.add_template_filter(
+        lambda t, edition_id: link_text(t, edition=load_corpus().edition(edition_id)), "citazioni_edizione"
+    )
     app.add_template_filter(date_it, "data_it")
     app.add_template_filter(rule_title, "titolo_regola")
     app.add_template_filter(word_diff_html, "diff_parole")

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 import string
-from functools import lru_cache
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.routing import BaseConverter
 
 from judge.corpus.checks import corpus_findings, warnings_by_rule
 from judge.corpus import Corpus, Rule, load_corpus
-from judge.corpus.diff import RuleChange, diff_editions, word_diff
+from judge.corpus import pinned
+from judge.corpus.diff import word_diff
+from judge.web import changes as edition_changes
 from judge.web import render
+from judge.web.changes import MAX_NUMBER_INPUT
+from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
 from judge.web.cache import cached
 from judge.web.errors import error_response
 
@@ -32,8 +35,6 @@ def _setup(state) -> None:
 
 
 bp.record_once(_setup)
-
-MAX_NUMBER_INPUT = 60
 
 
 # -- data shared by pages and the API ---------------------------------------------------
@@ -64,19 +65,25 @@ def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[d
     return out
 
 
-def stale_citations(corpus: Corpus, number: str) -> dict[str, str]:
-    """Numbers the Italian text cites and the English counterpart does not → the English citations."""
+def stale_citations(corpus: Corpus, number: str) -> dict[str, render.Stale]:
+    """Numbers the community Italian text cites for rules that moved since → what to say and where
+    the rule is today (when known). A citation that is right for an outdated Italian text
+    ("italiano-superato") is not marked: the warning on the rule says the text is outdated."""
     rule = corpus.get(number)
-    if rule is None or rule.it is None or rule.en is None or rule.is_heading:
+    if rule is None or rule.is_heading:
         return {}
-    it_cites = corpus.citations(number, "it")
-    en_cites = corpus.citations(number, "en")
-    only_it = [n for n in it_cites if n not in en_cites]
-    only_en = [n for n in en_cites if n not in it_cites]
-    if not only_it:
-        return {}
-    replacement = ", ".join(only_en) or "altri numeri"
-    return {n: replacement for n in only_it}
+    out: dict[str, render.Stale] = {}
+    for why in rule.community_outdated:
+        if why.code != "citazione-obsoleta":
+            continue
+        for cited, now in zip(why.only_it, why.now):
+            if now:
+                out[cited] = render.Stale(f"Numerazione superata: la regola citata è oggi {now}", now)
+            else:
+                english = ", ".join(why.only_en) or "altri numeri"
+                out[cited] = render.Stale(
+                    f"Numerazione probabilmente superata: il testo inglese in vigore cita {english}", None)
+    return out
 
 
 def translation_payload(text) -> dict | None:
@@ -148,6 +155,7 @@ def _not_found(corpus: Corpus, numero: str):
             message=message,
             nearest=nearest,
             removed_in=removed_in,
+            former=pinned.resolve(canonical, corpus, removed_in) if removed_in else None,
             canonical=canonical,
             corpus=corpus,
         ),
@@ -184,8 +192,51 @@ def index():
 @cached
 def rule(numero: str):
     corpus = load_corpus()
+    edition, err = edition_changes.parse_edition(corpus, request.args.get("edizione"))
+    if err:
+        return err
+    if edition is not None and edition is not corpus.in_force:
+        return _render_in_edition(corpus, numero, edition)
     found, answer = canonical_rule(corpus, numero, "rules.rule")
     return answer or _render_rule(corpus, found)
+
+
+def in_edition(corpus: Corpus, numero: str, edition, endpoint: str):
+    """(canonical number, None) when ``numero`` exists in ``edition``; otherwise (None, the redirect
+    to its canonical address or the Italian 404)."""
+    numero = (numero or "").strip()[:MAX_NUMBER_INPUT]
+    if corpus.lineage.exists(edition, numero):
+        return numero, None
+    from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter
+
+    try:
+        canonical = numero if is_chapter(numero) else str(RuleNumber.parse_loose(numero))
+    except RuleNumberError:
+        canonical = None
+    if canonical and canonical != numero and corpus.lineage.exists(edition, canonical):
+        return None, redirect(url_for(endpoint, numero=canonical, edizione=edition.id), code=301)
+    message = (f"La regola «{numero}» non esiste nell'edizione del {render.date_it(edition.date)}."
+               if canonical else f"«{numero}» non è un numero di regola valido (esempi: 7, 703, 703.4, 703.4d).")
+    return None, error_response(404, message, edition=edition.id)
+
+
+def _render_in_edition(corpus: Corpus, numero: str, edition):
+    number, answer = in_edition(corpus, numero, edition, "rules.rule")
+    if answer:
+        return answer
+    where = corpus.lineage.follow(number, edition)
+    text, examples = edition_changes.old_text(edition, number)
+    now = corpus.get(where.now) if where.now else None
+    words = None
+    if now is not None and where.steps:
+        current = edition_changes.old_text(corpus.in_force, now.number)
+        before, after = "\n".join([text, *examples]), "\n".join([current[0], *current[1]])
+        words = word_diff(before, after) if before != after else None
+    return render_template(
+        "regola_edizione.html", corpus=corpus, number=number, edition=edition, text=text, examples=examples,
+        where=where, now=now, words=words, notice=pinned.whereabouts_notice(where),
+        permalink=render.rule_url(number, external=True, edizione=edition.id),
+    )
 
 
 @bp.get("/regole/<path:numero>")
@@ -246,6 +297,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
         stale={d.number: stale_citations(corpus, d.number) for d in [rule, *descendants]},
         banner=translation_banner(corpus),
         permalink=render.rule_url(rule.number, external=True),
+        earlier=edition_changes.earlier_numbers(corpus, rule.number),
     )
 
 
@@ -259,86 +311,7 @@ def storia(numero: str):
     found, answer = canonical_rule(corpus, numero, "rules.storia")
     if answer:
         return answer
-    versions = []
-    previous_text = None
-    for e in corpus.editions:
-        r = e.rule(found.number)
-        text = "\n".join([r.text, *r.examples]) if r else None
-        if found.is_heading:
-            n = int(found.number)
-            text = (e.sections if found.kind == "sezione" else e.chapters).get(n)
-        words = word_diff(previous_text, text) if previous_text is not None and text is not None and text != previous_text else None
-        versions.append({
-            "edition": e,
-            "text": text,
-            "changed": previous_text is not None and text != previous_text,
-            "words": words,
-        })
-        previous_text = text
-    return render_template("storia.html", corpus=corpus, rule=found, versions=versions)
-
-
-def parse_interval(corpus: Corpus, intervallo: str):
-    """("20251114", "20260619") editions from "20251114..20260619", or an error response."""
-    m = re.fullmatch(r"(\d{8})\.\.(\d{8})", intervallo or "")
-    available = [e.id for e in corpus.editions]
-    if not m:
-        return None, error_response(
-            400,
-            "Intervallo non valido: usa <vecchia>..<nuova> con le date delle edizioni (AAAAMMGG), "
-            f"per esempio {available[0]}..{available[-1]}.",
-            editions=available,
-        )
-    old, new = corpus.edition(m[1]), corpus.edition(m[2])
-    missing = [x for x, e in ((m[1], old), (m[2], new)) if e is None]
-    if missing:
-        return None, error_response(
-            404, f"Edizione sconosciuta: {', '.join(missing)}. Edizioni disponibili: {', '.join(available)}.",
-            editions=available,
-        )
-    if old.id == new.id:
-        return None, error_response(400, "Le due edizioni sono la stessa: scegline due diverse.", editions=available)
-    return (old, new), None
-
-
-def parse_section_filter(corpus: Corpus, value: str | None):
-    """A chapter ("7") or section ("704") filter, None for all, or an error response."""
-    v = value or ""
-    if not v:
-        return None, None
-    if re.fullmatch(r"[1-9]|[1-9]\d{2}", v):
-        known = {str(c) for e in corpus.editions for c in e.chapters} | {str(s) for e in corpus.editions for s in e.sections}
-        if v in known:
-            return v, None
-        return None, error_response(
-            404, f"Il capitolo o la sezione «{v}» non esiste in nessuna edizione del Regolamento."
-        )
-    shown = v[:MAX_NUMBER_INPUT]
-    return None, error_response(
-        400, f"Filtro «{shown}» non valido: indica un capitolo (es. 7) o una sezione (es. 704) del Regolamento."
-    )
-
-
-@lru_cache(maxsize=64)
-def _cached_diff(content_hash: str, old_id: str, new_id: str, section: str | None) -> tuple[RuleChange, ...]:
-    corpus = load_corpus()
-    return tuple(diff_editions(corpus.edition(old_id), corpus.edition(new_id), section))
-
-
-def changes(corpus: Corpus, old, new, section: str | None) -> list[RuleChange]:
-    return list(_cached_diff(corpus.content_hash, old.id, new.id, section))
-
-
-def changes_request(corpus: Corpus, intervallo: str):
-    """(error response, (old, new, section, changes)) for "/modifiche/<a>..<b>?sezione=…"."""
-    pair, err = parse_interval(corpus, intervallo)
-    if err:
-        return err, (None, None, None, None)
-    section, err = parse_section_filter(corpus, request.args.get("sezione"))
-    if err:
-        return err, (None, None, None, None)
-    old, new = pair
-    return None, (old, new, section, changes(corpus, old, new, section))
+    return render_template("storia.html", corpus=corpus, rule=found, versions=edition_changes.history(corpus, found.number))
 
 
 @bp.get("/modifiche/")
@@ -348,22 +321,20 @@ def modifiche_index():
     if len(corpus.editions) >= 2:
         a, b = corpus.editions[-2], corpus.editions[-1]
         return redirect(url_for("rules.modifiche", intervallo=f"{a.id}..{b.id}"), code=302)
-    return render_template("modifiche.html", corpus=corpus, changes=None, old=None, new=None, section=None, counts={})
+    return render_template("modifiche.html", corpus=corpus, found=None)
 
 
 @bp.get("/modifiche/<intervallo>")
 @cached
 def modifiche(intervallo: str):
     corpus = load_corpus()
-    err, (old, new, section, found) = changes_request(corpus, intervallo)
+    err, found = changes_request(corpus, intervallo)
     if err:
         return err
-    counts = {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")}
-    sections = sorted({c.number.split(".")[0] for c in changes(corpus, old, new, None)}, key=int)
-    return render_template(
-        "modifiche.html", corpus=corpus, changes=found, old=old, new=new, section=section, counts=counts,
-        sections=sections,
-    )
+    everything = edition_changes.changes(corpus, found.old, found.new, None)
+    sections = sorted({n.split(".")[0] for c in everything.rules for n in (c.number, c.old_number) if n}, key=int)
+    return render_template("modifiche.html", corpus=corpus, found=found, sections=sections,
+                           labels=edition_changes.KIND_LABELS)
 
 
 # -- glossary, turn reference, OpenSearch ---------------------------------------------------

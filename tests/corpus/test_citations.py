@@ -63,3 +63,37 @@ def test_a_citation_inside_text_is_found(before, sec, rule, letter, after):
 ])
 def test_rule_queries(query, expected):
     assert as_rule_query(query) == expected
+
+
+# The defects of issue 11, one by one (the snippet set in tests/data/citazioni.json measures the rest).
+@pytest.mark.parametrize("text,expected", [
+    ("704.5a e b si applicano", ["704.5a", "704.5b"]),
+    ("rules 608.3a and b apply first", ["608.3a", "608.3b"]),
+    ("vedi 704.5a/b", ["704.5a", "704.5b"]),
+    ("Leggi il capitolo 5. Poi torna qui.", ["5"]),
+    ("Nothing in section 9. changes that.", ["9"]),
+    ("CR704.5a", ["704.5a"]),
+    ("CR 704.5A dice così", ["704.5a"]),
+    ("704.5a–704.5c", ["704.5a", "704.5b", "704.5c"]),
+    ("_704.5a_ e __regola 704.5b__", ["704.5a", "704.5b"]),
+    ("Firefox 115.3 e Chrome 120.0", []),
+    ("il server è su 192.168.1.100", []),
+    ("100.000 punti", []),
+    ("MTR section 4 e la sezione 4 delle MTR", []),
+    ("(capitolo 8, 4 giocatori)", ["8"]),
+    ("capitoli 7, 8 e 9", ["7", "8", "9"]),
+    ("la 704.5g e a quel punto muore", ["704.5g"]),
+    ("la 704.5h e i danni", ["704.5h"]),
+    ("https://judge.example.it/regole/704.5a", []),
+    ("pagato 104.99 € e $120.50", []),
+])
+def test_issue_11_defects(text, expected):
+    assert [n for c in find_citations(text) for n in c.numbers] == expected
+
+
+def test_known_filters_bare_numbers_only():
+    def known(n):
+        return n in {"704.5a", "613", "712"}
+
+    found = find_citations("704.5a, 123.4, regola 999.9, nella 613, nella 999, (712), (999)", known=known)
+    assert [n for c in found for n in c.numbers] == ["704.5a", "999.9", "613", "712"]

@@ -104,6 +104,10 @@ def test_screenshots(page, screenshots):
         ("non-trovata", "/regole/704.99"),
         ("glossario", "/glossario"),
         ("capitolo", "/regole/5"),
+        ("modifiche-tutte", "/modifiche/20251114..20260619"),
+        ("storia", "/regole/727.1/storia"),
+        ("regola-edizione", "/regole/726.1?edizione=20251114"),
+        ("collega-edizione", "/collega?edizione=20251114&testo=Vedi la regola 726.1, la 702.124k e CR 704.5a e b."),
     ]
     for name, url in shots:
         for width, label in ((1280, "wide"), (390, "narrow")):

@@ -90,3 +90,12 @@ def check_html(html: str) -> list[str]:
             errors.append(f"heading level jumps from h{prev} to h{level}")
         prev = level
     return errors
+
+
+def page(client, url: str, status: int = 200) -> str:
+    """GET ``url``, check the status and the HTML, return the body."""
+    r = client.get(url)
+    assert r.status_code == status, (url, r.status_code)
+    body = r.get_data(as_text=True)
+    assert check_html(body) == [], url
+    return body

@@ -63,3 +63,74 @@ def test_huge_body_is_413_in_italian(client):
     r = client.post("/collega", data={"testo": "a" * (3 * 1024 * 1024), "csrf_token": token(client)})
     assert r.status_code == 413
     assert "troppo grande" in r.get_data(as_text=True)
+
+
+# -- the snippet set: precision and recall on the held-out half --------------------------------
+
+import html as _html  # noqa: E402
+import random  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from judge.corpus.citations_eval import HELD_OUT, TUNING, linker_finder, load_snippets, score  # noqa: E402
+from judge.web.linker import link_report  # noqa: E402
+from judge.web.render import link_text  # noqa: E402
+
+
+def test_snippet_set_is_large_bilingual_and_split_as_recorded():
+    snippets = load_snippets()
+    ids = [s.id for s in snippets.snippets]
+    assert len(ids) >= 150 and len(set(ids)) == len(ids)
+    # The split is the one the seed gives: shuffling the ids of each language, first half to tune.
+    rng = random.Random(snippets.seed)
+    for lang in ("it", "en"):
+        mine = [s.id for s in snippets.snippets if s.lang == lang]
+        rng.shuffle(mine)
+        assert {i for i in mine[: len(mine) // 2]} == {s.id for s in snippets.half(TUNING) if s.lang == lang}
+        assert {s.lang for s in snippets.half(HELD_OUT)} == {"it", "en"}
+
+
+def test_held_out_precision_and_recall(corpus):
+    """The parser was tuned on the other half only; this half measures it."""
+    result = score(load_snippets().half(HELD_OUT), linker_finder(corpus))
+    detail = [(s.id, missed, extra) for s, missed, extra in result.errors]
+    assert result.precision >= 0.99, (result.line(), detail)
+    assert result.recall >= 0.99, (result.line(), detail)
+
+
+_FRAGMENTS = st.sampled_from([
+    "704.5a", "regola 704.5a e b", "CR704.5a", "_704.5a_", "__regola 704.5a__", "capitolo 5.", "726.1", "702.124k",
+    "999.9", "Firefox 115.3", "192.168.1.1", "https://x.it/regole/704.5a", "<script>", "&amp;", "\n", " e ", "b", ", ",
+    "/", "–", "704.5a–704.5c", "sezione 9", "MTR section 4", "(712)", "nella 613", "100.000", "rules 608.3a and b",
+    "\"", "'", "<b>", "vedi 614 e 616", " ", ".",
+])
+_TEXTS = st.lists(st.one_of(_FRAGMENTS, st.text(max_size=8)), max_size=14).map("".join)
+_ANNOTATION = re.compile(r'<span class="(?:ora|visually-hidden)">.*?</span>', re.S)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEXTS, st.booleans())
+def test_linking_never_changes_the_text_outside_links(app, corpus, text, older):
+    """Strip the tags and the notes the linker adds inside links: what is left is the input."""
+    edition = corpus.editions[0] if older else None
+    with app.test_request_context():
+        html = str(link_text(text, corpus, keep_newlines=False, edition=edition))
+    plain = _html.unescape(re.sub(r"<[^>]+>", "", _ANNOTATION.sub("", html)))
+    assert plain == text
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEXTS, st.booleans())
+def test_spans_never_overlap_and_link_to_rules_in_force(app, corpus, text, older):
+    edition = corpus.editions[0] if older else None
+    with app.test_request_context():
+        report = link_report(text, corpus, edition=edition)
+    end = 0
+    for span in report.spans:
+        assert end <= span["start"] < span["end"] <= len(text)
+        assert text[span["start"]:span["end"]] == span["text"]
+        end = span["end"]
+        for n in span["numbers"]:
+            assert (n["now"] is None) == (n["url"] is None)
+            assert n["now"] is None or n["now"] in corpus

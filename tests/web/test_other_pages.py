@@ -34,10 +34,16 @@ def test_modifiche_lists_changes_with_word_highlighting(client, corpus):
     expected = diff_editions(old, new)
     body = page(client, f"/modifiche/{old.id}..{new.id}")
     for c in expected:
-        assert f'id="r-{c.number}"' in body
+        if c.kind != "rimossa":
+            assert f'id="r-{c.number}"' in body
+        if c.old_number:
+            assert f'id="era-{c.old_number}"' in body
     assert "<ins>" in body and "<del>" in body
-    counts = {k: sum(1 for c in expected if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")}
-    assert f"regole aggiunte: {counts['aggiunta']} · rimosse: {counts['rimossa']} · modificate: {counts['modificata']}" in body
+    for kind, plural in (("aggiunta", "aggiunte"), ("rimossa", "rimosse"), ("modificata", "modificate"),
+                         ("spostata", "spostate con il testo invariato"),
+                         ("spostata e modificata", "spostate e modificate")):
+        count = sum(1 for c in expected if c.kind == kind)
+        assert re.search(rf"<strong>{count}</strong> {plural}\b", body), (kind, count)
 
 
 def test_modifiche_filter_by_section_and_chapter(client, corpus):
@@ -45,8 +51,10 @@ def test_modifiche_filter_by_section_and_chapter(client, corpus):
     section = next(c.number for c in diff_editions(old, new) if c.kind == "modificata").split(".")[0]
     body = page(client, f"/modifiche/{old.id}..{new.id}?sezione={section}")
     ids = re.findall(r'<li id="r-([^"]+)"', body)
-    assert ids and all(i.split(".")[0] == section for i in ids)
-    assert ids == [c.number for c in diff_editions(old, new, section)]
+    expected = diff_editions(old, new, section)
+    # A change belongs to a section when it is there in either edition (a move out of it, or into it).
+    assert ids and all(section in (c.number.split(".")[0], (c.old_number or "").split(".")[0]) for c in expected)
+    assert ids == [c.number for c in expected if c.kind != "rimossa"]
     body = page(client, f"/modifiche/{old.id}..{new.id}?sezione={section[0]}")
     assert all(i[0] == section[0] for i in re.findall(r'<li id="r-([^"]+)"', body))
 

@@ -1,0 +1,198 @@
+"""Data for the pages and API about editions: changes between two editions (/modifiche), a
+rule's history across numbers (/regole/<n>/storia), a rule read in an older edition
+(/regole/<n>?edizione=AAAAMMGG). Routes live in rules.py and api.py; this module
+turns requests into data and errors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from flask import request
+
+from judge.corpus import Corpus, load_corpus
+from judge.corpus.diff import HeadingChange, RuleChange, count_changes, diff_editions, heading_changes, word_diff
+from judge.corpus.rules_en import Edition
+from judge.web.errors import error_response
+
+MAX_NUMBER_INPUT = 60  # longest rule number input echoed back in a message
+
+KIND_LABELS = {
+    "aggiunta": "Aggiunta",
+    "rimossa": "Rimossa",
+    "modificata": "Modificata",
+    "spostata": "Spostata",
+    "spostata e modificata": "Spostata e modificata",
+}
+
+
+@dataclass
+class Changes:
+    """What /modifiche/<old>..<new> shows."""
+
+    old: Edition
+    new: Edition
+    section: str | None
+    rules: list[RuleChange]
+    headings: list[HeadingChange] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return count_changes(self.rules)
+
+    @property
+    def renumbering_only(self) -> int:
+        return sum(1 for c in self.rules if c.renumbering_only)
+
+
+def edition_choices(corpus: Corpus) -> str:
+    return ", ".join(e.id for e in corpus.editions)
+
+
+def parse_interval(corpus: Corpus, intervallo: str):
+    """(old, new) editions from "20251114..20260619", or an error response."""
+    m = re.fullmatch(r"(\d{8})\.\.(\d{8})", intervallo or "")
+    available = [e.id for e in corpus.editions]
+    if not m:
+        return None, error_response(
+            400,
+            "Intervallo non valido: usa <vecchia>..<nuova> con le date delle edizioni (AAAAMMGG), "
+            f"per esempio {available[0]}..{available[-1]}.",
+            editions=available,
+        )
+    old, new = corpus.edition(m[1]), corpus.edition(m[2])
+    missing = [x for x, e in ((m[1], old), (m[2], new)) if e is None]
+    if missing:
+        return None, error_response(
+            404, f"Edizione sconosciuta: {', '.join(missing)}. Edizioni disponibili: {', '.join(available)}.",
+            editions=available,
+        )
+    if old.id == new.id:
+        return None, error_response(400, "Le due edizioni sono la stessa: scegline due diverse.", editions=available)
+    return (old, new), None
+
+
+def read_edition(corpus: Corpus, value: str | None) -> tuple[Edition | None, int, str | None]:
+    """(edition, status, message) for ``edizione=AAAAMMGG``: the edition (None when absent or
+    empty), or the error status and its Italian message."""
+    v = (value or "").strip()
+    if not v:
+        return None, 200, None
+    dated = re.fullmatch(r"\d{8}", v) is not None
+    found = corpus.edition(v) if dated else None
+    if found is not None:
+        return found, 200, None
+    return None, 404 if dated else 400, (
+        f"Edizione «{v[:20]}» sconosciuta: indica la data di un'edizione del Regolamento (AAAAMMGG). "
+        f"Edizioni disponibili: {edition_choices(corpus)}."
+    )
+
+
+def parse_edition(corpus: Corpus, value: str | None):
+    """The edition named by ``?edizione=AAAAMMGG`` (None when absent or empty), or an error response."""
+    found, status, message = read_edition(corpus, value)
+    if message:
+        return None, error_response(status, message, editions=[e.id for e in corpus.editions])
+    return found, None
+
+
+def parse_section_filter(corpus: Corpus, value: str | None):
+    """A chapter ("7") or section ("704") filter, None for all, or an error response."""
+    v = value or ""
+    if not v:
+        return None, None
+    if re.fullmatch(r"[1-9]|[1-9]\d{2}", v):
+        known = {str(c) for e in corpus.editions for c in e.chapters} | {str(s) for e in corpus.editions for s in e.sections}
+        if v in known:
+            return v, None
+        return None, error_response(
+            404, f"Il capitolo o la sezione «{v}» non esiste in nessuna edizione del Regolamento."
+        )
+    shown = v[:MAX_NUMBER_INPUT]
+    return None, error_response(
+        400, f"Filtro «{shown}» non valido: indica un capitolo (es. 7) o una sezione (es. 704) del Regolamento."
+    )
+
+
+@lru_cache(maxsize=64)
+def _cached(content_hash: str, old_id: str, new_id: str, section: str | None):
+    corpus = load_corpus()
+    old, new = corpus.edition(old_id), corpus.edition(new_id)
+    trace = corpus.lineage.trace(old, new)
+    return (tuple(diff_editions(old, new, section, trace)), tuple(heading_changes(old, new, section, trace)))
+
+
+def changes(corpus: Corpus, old: Edition, new: Edition, section: str | None) -> Changes:
+    rules, headings = _cached(corpus.content_hash, old.id, new.id, section)
+    return Changes(old, new, section, list(rules), list(headings))
+
+
+def changes_request(corpus: Corpus, intervallo: str):
+    """(error response, Changes) for "/modifiche/<a>..<b>?sezione=…"."""
+    pair, err = parse_interval(corpus, intervallo)
+    if err:
+        return err, None
+    section, err = parse_section_filter(corpus, request.args.get("sezione"))
+    if err:
+        return err, None
+    return None, changes(corpus, *pair, section)
+
+
+def changes_payload(found: Changes) -> dict:
+    """The /api/modifiche document (without the URLs, which need a request)."""
+    return {
+        "section": found.section,
+        "counts": found.counts,
+        "renumbering_only": found.renumbering_only,
+        "changes": [c.to_dict() for c in found.rules],
+        "headings": [h.to_dict() for h in found.headings],
+    }
+
+
+# -- a rule across editions ---------------------------------------------------------------
+
+
+@dataclass
+class HistoryEntry:
+    """One edition in a rule's history, ready for the page."""
+
+    edition: Edition
+    number: str | None
+    text: str | None
+    kind: str | None  # how it came from the edition before (None for the first edition)
+    renumbering_only: bool
+    words: list[tuple[str, str]] | None
+    homonym: bool  # the rule's current number meant another rule in this edition...
+    homonym_now: str | None  # ...now numbered so (None: removed)
+
+
+def history(corpus: Corpus, number: str) -> list[HistoryEntry]:
+    """The rule ``number`` of the edition in force through every edition, oldest first."""
+    out: list[HistoryEntry] = []
+    previous: str | None = None
+    for i, v in enumerate(corpus.lineage.history(number)):
+        kind = v.step.kind if v.step else ("aggiunta" if i and v.number else None)
+        words = word_diff(previous, v.text) if previous is not None and v.text is not None and v.text != previous else None
+        out.append(HistoryEntry(v.edition, v.number, v.text, kind, bool(v.step and v.step.renumbering_only), words,
+                                v.homonym, v.homonym_now))
+        previous = v.text
+    return out
+
+
+def old_text(edition: Edition, number: str) -> tuple[str, list[str]] | None:
+    """(text, examples) of a rule, section or chapter in ``edition``."""
+    if "." in number:
+        r = edition.rule(number)
+        return (r.text, list(r.examples)) if r else None
+    table = edition.chapters if len(number) == 1 else edition.sections
+    title = table.get(int(number)) if number.isdigit() else None
+    return (title, []) if title is not None else None
+
+
+def earlier_numbers(corpus: Corpus, number: str) -> list[HistoryEntry]:
+    """The editions in which the rule ``number`` had another number, or the number meant another
+    rule: what a rule page says so that an old citation is never read as today's rule."""
+    if len(corpus.editions) < 2:
+        return []
+    return [e for e in history(corpus, number)[:-1] if e.number != number or e.homonym]
