@@ -13,16 +13,36 @@ from judge.corpus import Corpus
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 
 
+HALVES = ("tuning", "heldout")
+
+
 @dataclass(frozen=True)
 class Question:
     q: str
     rules: tuple[str, ...]
     cat: str
+    id: str = ""
+    origin: str = ""  # v1 (tuned on before the split), issue, v2 (written for the split)
+    half: str = ""  # "tuning" or "heldout": fixed once in the file, never recomputed
 
 
-def load_questions(path: Path | None = None) -> list[Question]:
+def load_questions(path: Path | None = None, half: str | None = None) -> list[Question]:
+    """The question set, or one half of it (``half``: "tuning" or "heldout")."""
     data = json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8"))
-    return [Question(x["q"], tuple(x["rules"]), x["cat"]) for x in data["questions"]]
+    out = [
+        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", ""), x.get("half", ""))
+        for x in data["questions"]
+    ]
+    if half is not None:
+        if half not in HALVES:
+            raise ValueError(f"half must be one of {HALVES}")
+        out = [q for q in out if q.half == half]
+    return out
+
+
+def split_info(path: Path | None = None) -> dict:
+    """How the set was split (seed and method), as recorded in the file."""
+    return json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8")).get("split", {})
 
 
 @dataclass
