@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from judge.corpus.checks import ERROR, WARNING, Finding
+from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.citations import cited_numbers, find_citations
 from judge.corpus.diff import word_diff
 from judge.corpus.numbers import sort_key
