@@ -3,11 +3,11 @@
 Pipeline:
 
 1. Clean: control characters removed, length capped (``MAX_QUERY_CHARS`` / ``MAX_WORDS``).
-2. A query that is only a rule reference ("704.5a", "cr 704.5a", "regola 121.4") names a rule:
-   the result is that rule (the page redirects to it).
-3. Parse our small syntax, which never fails: ``"phrases"``, ``AND``/``OR``/``NOT`` (upper case,
-   as the user writes them), ``-word`` (exclude) and ``+word`` (require). Anything else is
-   plain words; unbalanced quotes close at the end; field syntax (``text:(``) is just words.
+2. A query that is only a rule reference ("704.5a", "cr 704.5a", "regola 121.4", "704,5a",
+   "704.5 a") names a rule: the result is that rule (the page redirects to it).
+3. Parse our small syntax (judge/search/syntax.py), which never fails. Magic notation ("-1/-1",
+   "{T}") is text. When the strict reading (phrases, required words) finds nothing, the same
+   words are searched loosely, with a note: punctuation alone never empties a result.
 4. Typo tolerance: a word found nowhere in the corpus (nor as a stem, nor in the glossary) is
    completed if it is a prefix of known words, else corrected to the nearest known words.
 5. Glossary expansion: the longest glossary terms in the query become *concepts* searched
@@ -24,29 +24,33 @@ from __future__ import annotations
 import heapq
 import html
 import json
-import math
 import os
 import re
 import threading
 import time
 from collections import OrderedDict
-from functools import lru_cache
-from operator import itemgetter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 from whoosh.filedb.filestore import FileStorage
 
-from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus import Corpus, load_corpus
-from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
+from judge.corpus.citations import as_rule_query, find_citations
+from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, stem, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready
+from judge.search.results import Hit, SearchResult
 from judge.search.scoring import A, Node, O, P, Scorer, T
+from judge.search.snippets import make_snippet, shorten
 from judge.search.spelling import Speller
+from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
-MAX_QUERY_CHARS = 300
-MAX_WORDS = 24
+__all__ = [
+    "Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "get_engine",
+    "index_ready", "make_snippet", "parse", "run_search", "search",
+]
+
 MAX_LIMIT = 100
 RERANK_DEPTH = 300  # candidates reranked by coverage and language
 # Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
@@ -63,141 +67,6 @@ W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
 ITALIAN_BOOST = 1.5  # Italian documents rank first where they exist
-SNIPPET_CHARS = 240
-
-
-# -- results -------------------------------------------------------------------------------------------
-
-@dataclass
-class Hit:
-    number: str
-    lang: str
-    kind: str
-    section: str
-    section_title: str
-    text: str
-    snippet: str
-    snippet_html: str
-    version: str
-    score: float
-
-    @property
-    def url(self) -> str:
-        return f"/regole/{self.number}"
-
-    def as_json(self) -> dict:
-        return {
-            "number": self.number,
-            "lang": self.lang,
-            "section": self.section,
-            "section_title": self.section_title,
-            "snippet": self.snippet,
-            "snippet_html": self.snippet_html,
-            "version": self.version,
-            "url": self.url,
-            "score": round(self.score, 4),
-        }
-
-
-@dataclass
-class SearchResult:
-    query: str  # what was searched (cleaned)
-    lang: str = "tutte"
-    rule: str | None = None  # the rule named by the query, when it is only a reference
-    hits: list[Hit] = field(default_factory=list)  # this page
-    total: int = 0  # rules matched
-    page: int = 1
-    per_page: int = 10
-    suggestion: str | None = None  # "did you mean"
-    corrections: dict[str, list[str]] = field(default_factory=dict)
-    nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
-    notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
-
-    @property
-    def pages(self) -> int:
-        return max(1, math.ceil(self.total / self.per_page)) if self.per_page else 1
-
-    def as_json(self) -> dict:
-        return {
-            "query": self.query,
-            "total": self.total,
-            "results": [h.as_json() for h in self.hits],
-            "lingua": self.lang,
-            "pagina": self.page,
-            "pagine": self.pages,
-            "regola": self.rule,
-            "forse_cercavi": self.suggestion,
-            "correzioni": self.corrections,
-            "vicine": self.nearest,
-            "note": self.notes,
-        }
-
-
-# -- parsing --------------------------------------------------------------------------------------------
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
-_TOKEN = re.compile(r'"[^"]*"?|[+\-]?[^\s"]+')
-_OPERATORS = {"AND": "AND", "OR": "OR", "NOT": "NOT", "&&": "AND", "||": "OR"}
-
-
-def clean(query: str | None) -> tuple[str, list[str]]:
-    notes: list[str] = []
-    q = _CONTROL.sub(" ", query or "")
-    q = re.sub(r"\s+", " ", q).strip()
-    if len(q) > MAX_QUERY_CHARS:
-        q = q[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or q[:MAX_QUERY_CHARS]
-        notes.append(f"Ricerca troppo lunga: considerati i primi {MAX_QUERY_CHARS} caratteri.")
-    return q, notes
-
-
-@dataclass
-class Item:
-    words: list[str]  # folded words
-    phrase: bool = False
-    mode: str = "should"  # should / must / not
-
-
-def parse(q: str) -> list[list[Item]]:
-    """Clauses (joined by OR) of items. Never raises."""
-    clauses: list[list[Item]] = [[]]
-    pending_not = False
-    pending_and = False
-    for m in _TOKEN.finditer(q):
-        tok = m.group(0)
-        op = _OPERATORS.get(tok)
-        if op == "OR":
-            if clauses[-1]:
-                clauses.append([])
-            pending_not = pending_and = False
-            continue
-        if op == "AND":
-            if clauses[-1] and clauses[-1][-1].mode == "should":
-                clauses[-1][-1].mode = "must"
-            pending_and = bool(clauses[-1])
-            continue
-        if op == "NOT":
-            pending_not = True
-            continue
-        mode = "should"
-        if tok.startswith('"'):
-            ws = words(tok.strip('"'))
-            item = Item(ws, phrase=len(ws) > 1)
-        else:
-            if tok[0] in "+-" and len(tok) > 1:
-                mode = "must" if tok[0] == "+" else "not"
-                tok = tok[1:]
-            ws = words(tok)
-            item = Item(ws)
-        if not item.words:
-            continue
-        if pending_not:
-            mode = "not"
-        elif pending_and and mode == "should":
-            mode = "must"
-        item.mode = mode
-        pending_not = pending_and = False
-        clauses[-1].append(item)
-    return [c for c in clauses if c]
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -260,7 +129,7 @@ class Engine:
         # plain read just fails (and the index is rebuilt, see run_search).
         self.ix = FileStorage(str(path), supports_mmap=False).open_index()
         self.scorer = Scorer(self.ix)
-        self.glossary: Glossary = get_glossary()
+        self.glossary: Glossary = get_glossary(corpus=corpus)
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
         vocab: dict[str, int] = dict(meta["words"])
         for w in self.glossary.words:
@@ -283,6 +152,9 @@ class Engine:
 
     def fix(self, w: str) -> tuple[list[str], str | None]:
         """Alternatives to search for a word, and the correction to suggest (None for none)."""
+        if is_notation(w) and not self.known(w):
+            # A symbol or P/T the rules never write ("{vu}", "7/13"): its letters and digits as words.
+            return list(dict.fromkeys(re.findall(r"[a-z]{2,}|\d+", w))) or [w], None
         if len(w) < 4 or self.known(w) or any(ch.isdigit() for ch in w):
             return [w], None
         completions = self.speller.complete(w)
@@ -409,6 +281,34 @@ class Engine:
         flush_run()
         return out
 
+    def _evaluate(self, clauses: list[list[Item]], number_units: list[Unit], corrections: dict[str, list[str]]):
+        """Per clause, the documents it admits, scored by its positive units; and those units."""
+        sc = self.scorer
+        clause_docs: list[dict[int, float]] = []
+        positive_units: list[Unit] = list(number_units)
+        for items in clauses:
+            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
+            positives = [u for u, m in units if m in ("should", "must")]
+            must = [u for u, m in units if m == "must"]
+            nots = [u for u, m in units if m == "not"]
+            positive_units.extend(positives)
+            if positives:
+                docs = dict(sc.scores(O(tuple(u.query for u in positives))))
+                for u in must:
+                    required = sc.scores(u.query)
+                    docs = {d: v for d, v in docs.items() if d in required}
+            elif nots:
+                docs = dict.fromkeys(range(sc.n), 0.0)  # "NOT x" alone: everything but x
+            else:
+                continue
+            for u in nots:
+                excluded = sc.scores(u.query)
+                docs = {d: v for d, v in docs.items() if d not in excluded}
+            clause_docs.append(docs)
+        if number_units:
+            clause_docs.append(dict(sc.scores(O(tuple(u.query for u in number_units)))))
+        return clause_docs, positive_units
+
     # -- searching ----------------------------------------------------------------------------------------
     def search(
         self,
@@ -444,7 +344,8 @@ class Engine:
         result = SearchResult(query=q, lang=lang, page=page, per_page=per_page, notes=notes)
         if not q:
             return result
-        number = as_rule_query(q)
+        q_ref = with_rule_dots(q)
+        number = as_rule_query(q_ref)
         if number is not None:
             rule = self.corpus.get(number)
             if rule is not None:
@@ -461,46 +362,28 @@ class Engine:
 
         # Rule numbers inside a longer query are matched on the number field.
         number_units: list[Unit] = []
-        text = q
-        for c in find_citations(q):
+        text = q_ref
+        cites = find_citations(q_ref)
+        for c in cites:
             for n in c.numbers[:5]:
                 if n in self.corpus:
                     number_units.append(Unit(label=n, query=T("number", n, W_NUMBER)))
         if number_units:
-            cites = find_citations(q)
-            text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q))
+            text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q_ref))
 
         clauses = parse(text)
         total_words = sum(len(it.words) for c in clauses for it in c)
         if total_words > MAX_WORDS:
-            clauses = _truncate(clauses, MAX_WORDS)
+            clauses = truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
-        sc = self.scorer
-        # Per clause: the documents it admits, scored by its positive units.
-        clause_docs: list[dict[int, float]] = []
-        positive_units: list[Unit] = list(number_units)
-        for items in clauses:
-            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
-            positives = [u for u, m in units if m in ("should", "must")]
-            must = [u for u, m in units if m == "must"]
-            nots = [u for u, m in units if m == "not"]
-            positive_units.extend(positives)
-            if positives:
-                docs = dict(sc.scores(O(tuple(u.query for u in positives))))
-                for u in must:
-                    required = sc.scores(u.query)
-                    docs = {d: v for d, v in docs.items() if d in required}
-            elif nots:
-                docs = dict.fromkeys(range(sc.n), 0.0)  # "NOT x" alone: everything but x
-            else:
-                continue
-            for u in nots:
-                excluded = sc.scores(u.query)
-                docs = {d: v for d, v in docs.items() if d not in excluded}
-            clause_docs.append(docs)
-        if number_units:
-            clause_docs.append(dict(sc.scores(O(tuple(u.query for u in number_units)))))
+        clause_docs, positive_units = self._evaluate(clauses, number_units, corrections)
+        loose = relaxed(clauses)
+        if not any(clause_docs) and loose != clauses:
+            clause_docs, positive_units = self._evaluate(loose, number_units, corrections)
+            if any(clause_docs):
+                result.notes.append("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole "
+                                    "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
         suggestion_words = []
         changed = False
@@ -515,6 +398,7 @@ class Engine:
             result.suggestion = " ".join(suggestion_words)
         if not clause_docs:
             return result
+        sc = self.scorer
 
         scores: dict[int, float] = {}
         for docs in clause_docs:  # clauses are alternatives (OR): scores add up
@@ -599,7 +483,7 @@ class Engine:
             t = rule.best
         if t is None:
             return None
-        snippet = _shorten(t.text)
+        snippet = shorten(t.text)
         return Hit(
             number=number,
             lang=t.lang,
@@ -627,78 +511,6 @@ class Engine:
             version=f["version"],
             score=score,
         )
-
-
-def _truncate(clauses: list[list[Item]], limit: int) -> list[list[Item]]:
-    out: list[list[Item]] = []
-    left = limit
-    for c in clauses:
-        kept: list[Item] = []
-        for it in c:
-            if left <= 0:
-                break
-            ws = it.words[:left]
-            left -= len(ws)
-            kept.append(Item(ws, it.phrase and len(ws) > 1, it.mode))
-        if kept:
-            out.append(kept)
-    return out
-
-
-def _shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0]
-    return cut + " …"
-
-
-@lru_cache(maxsize=8192)
-def _tokens(text: str, lang: str) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, term) of every word of a (normalised) text, cached: texts repeat across searches."""
-    return tuple((t.startchar, t.endchar, t.text) for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"))
-
-
-def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
-    """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
-    text = " ".join(text.split())
-    spans: list[tuple[int, int]] = [(s, e) for s, e, term in _tokens(text, lang) if term in stems]
-    if len(text) <= limit:
-        start, end = 0, len(text)
-    elif not spans:
-        start, end = 0, limit
-    else:
-        # The window of `limit` characters that covers the most matches.
-        best_i, best_count = 0, 0
-        j = 0
-        for i, (s, _) in enumerate(spans):
-            while j < len(spans) and spans[j][1] - s <= limit:
-                j += 1
-            if j - i > best_count:
-                best_i, best_count = i, j - i
-        start = max(0, spans[best_i][0] - 40)
-        end = min(len(text), start + limit)
-        start = max(0, min(start, end - limit))
-        if start > 0:
-            sp = text.find(" ", start)
-            start = sp + 1 if 0 <= sp < spans[best_i][0] else start
-        if end < len(text):
-            sp = text.rfind(" ", start, end)
-            end = sp if sp > start else end
-    pre = "… " if start > 0 else ""
-    post = " …" if end < len(text) else ""
-    plain = pre + text[start:end] + post
-    parts: list[str] = [html.escape(pre)]
-    pos = start
-    for s, e in spans:
-        if s < start or e > end:
-            continue
-        parts.append(html.escape(text[pos:s]))
-        parts.append("<mark>" + html.escape(text[s:e]) + "</mark>")
-        pos = e
-    parts.append(html.escape(text[pos:end]))
-    parts.append(html.escape(post))
-    return plain, "".join(parts)
 
 
 # -- engines per instance folder ---------------------------------------------------------------------------

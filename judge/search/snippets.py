@@ -1,0 +1,66 @@
+"""Result snippets: a window of the rule text around the matched words, as text and as HTML with <mark>."""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+
+from judge.search.analysis import ANALYZERS
+
+SNIPPET_CHARS = 240
+
+
+def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str, lang: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, term) of every word of a (normalised) text, cached: texts repeat across searches."""
+    return tuple((t.startchar, t.endchar, t.text) for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"))
+
+
+def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
+    """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
+    text = " ".join(text.split())
+    spans: list[tuple[int, int]] = [(s, e) for s, e, term in _tokens(text, lang) if term in stems]
+    if len(text) <= limit:
+        start, end = 0, len(text)
+    elif not spans:
+        start, end = 0, limit
+    else:
+        # The window of `limit` characters that covers the most matches.
+        best_i, best_count = 0, 0
+        j = 0
+        for i, (s, _) in enumerate(spans):
+            while j < len(spans) and spans[j][1] - s <= limit:
+                j += 1
+            if j - i > best_count:
+                best_i, best_count = i, j - i
+        start = max(0, spans[best_i][0] - 40)
+        end = min(len(text), start + limit)
+        start = max(0, min(start, end - limit))
+        if start > 0:
+            sp = text.find(" ", start)
+            start = sp + 1 if 0 <= sp < spans[best_i][0] else start
+        if end < len(text):
+            sp = text.rfind(" ", start, end)
+            end = sp if sp > start else end
+    pre = "… " if start > 0 else ""
+    post = " …" if end < len(text) else ""
+    plain = pre + text[start:end] + post
+    parts: list[str] = [html.escape(pre)]
+    pos = start
+    for s, e in spans:
+        if s < start or e > end:
+            continue
+        parts.append(html.escape(text[pos:s]))
+        parts.append("<mark>" + html.escape(text[s:e]) + "</mark>")
+        pos = e
+    parts.append(html.escape(text[pos:end]))
+    parts.append(html.escape(post))
+    return plain, "".join(parts)
