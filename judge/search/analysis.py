@@ -27,7 +27,7 @@ PT_PATTERN = r"[+\-]?(?:\d{1,3}|[xX*])/[+\-]?(?:\d{1,3}|[xX*])(?![\w/])"
 NOTATION_PATTERN = rf"{SYMBOL_PATTERN}|{PT_PATTERN}"
 # Words: notation first, then letters/digits ("704.5a" gives "704", "5a": rule numbers are looked
 # up through their own field).
-WORD_PATTERN = rf"{NOTATION_PATTERN}|\w+"
+WORD_PATTERN = rf"{NOTATION_PATTERN}|[^\W_]+"  # "_" joins nothing: "grimorio_vuoto" is two words
 _NOTATION_RE = re.compile(rf"(?:{NOTATION_PATTERN})")
 
 

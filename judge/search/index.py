@@ -32,7 +32,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
