@@ -39,7 +39,7 @@ from judge.corpus import Corpus, load_corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, stem, words
 from judge.search.glossary import Glossary, get_glossary
-from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready
+from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready, layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.scoring import A, Node, O, P, Scorer, T
 from judge.search.snippets import make_snippet, shorten
@@ -63,6 +63,7 @@ W_BODY = 1.0
 W_CTX = 0.15
 W_TERMS = 0.8
 W_EXAMPLES = 0.15
+W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
@@ -99,6 +100,8 @@ def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) 
         ]
         if lang == "en":
             subs.append(T("terms_en", t, boost * W_TERMS))
+        else:
+            subs.append(T("alt_it", t, boost * W_ALT))
         return O(tuple(subs))
     subs = [
         P(f"body_{lang}", tuple(seq), boost * W_BODY),
@@ -108,6 +111,8 @@ def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) 
     ]
     if lang == "en":
         subs.append(P("terms_en", tuple(seq), boost * W_TERMS))
+    else:
+        subs.append(P("alt_it", tuple(seq), boost * W_ALT))
     return O(tuple(subs))
 
 
@@ -137,7 +142,7 @@ class Engine:
         self.speller = Speller(vocab, preferred=self.glossary.words)
         reader = self.scorer.reader
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it") for t in reader.field_terms(f)},
             "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
@@ -467,18 +472,17 @@ class Engine:
                 return self.scorer.stored[d]
         return f
 
-    def _section_title(self, number: str, lang: str) -> str:
+    def _section_title(self, number: str) -> str:
+        """The section's title as the breadcrumbs show it: Italian where there is one."""
         sec = self.corpus.section_of(number) or self.corpus.get(number)
-        if sec is None:
-            return ""
-        t = sec.it or sec.en if lang == "it" else sec.en or sec.it
+        t = sec.best if sec is not None else None
         return t.text if t else ""
 
     def _direct_hit(self, number: str, lang: str) -> Hit | None:
         rule = self.corpus.get(number)
         if rule is None:
             return None
-        t = rule.en if lang == "en" else (rule.it if lang == "it" else rule.best)
+        t = rule.en if lang == "en" else (shown_text(rule, "it") if lang == "it" else rule.best)
         if t is None:
             t = rule.best
         if t is None:
@@ -489,12 +493,13 @@ class Engine:
             lang=t.lang,
             kind=rule.kind,
             section=rule.section or "",
-            section_title=self._section_title(number, t.lang),
+            section_title=self._section_title(number),
             text=t.text,
             snippet=snippet,
             snippet_html=html.escape(snippet),
             version=t.version,
             score=1.0,
+            layer=layer_of(t),
         )
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:
@@ -504,12 +509,13 @@ class Engine:
             lang=f["lang"],
             kind=f["kind"],
             section=f["section"],
-            section_title=self._section_title(f["number"], f["lang"]),
+            section_title=self._section_title(f["number"]),
             text=f["text"],
             snippet=snippet,
             snippet_html=snippet_html,
             version=f["version"],
             score=score,
+            layer=f.get("layer", ""),
         )
 
 

@@ -18,6 +18,7 @@ class Hit:
     snippet_html: str
     version: str
     score: float
+    layer: str = ""  # "comunità", "traduzione" (the project's translation) or "ufficiale" (English)
 
     @property
     def url(self) -> str:
@@ -32,6 +33,7 @@ class Hit:
             "snippet": self.snippet,
             "snippet_html": self.snippet_html,
             "version": self.version,
+            "layer": self.layer,
             "url": self.url,
             "score": round(self.score, 4),
         }
