@@ -42,6 +42,18 @@ def _params() -> dict:
     }
 
 
+def active_filters(params: dict) -> list[str]:
+    """The filters in use, in words ("solo italiano", "capitolo 7"): the folded filter box says them."""
+    out = []
+    if params["lang"] != "tutte":
+        out.append("solo italiano" if params["lang"] == "it" else "solo inglese")
+    if params["chapter"]:
+        out.append(f"capitolo {params['chapter']}")
+    if params["section"]:
+        out.append(f"sezione {params['section']}")
+    return out
+
+
 def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
     return run_search(current_app.instance_path, q, page=page, per_page=per_page, **params)
 
@@ -68,6 +80,7 @@ def cerca():
         q=result.query if q.strip() else "",
         result=result,
         params=params,
+        attivi=active_filters(params),
         chapters=chapters,
         max_chars=MAX_QUERY_CHARS,
     )
