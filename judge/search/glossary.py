@@ -157,6 +157,16 @@ class Glossary:
                 if key:
                     self._surface.setdefault(key, set()).add(concept.id)
         self.words: set[str] = {w for e in entries for w in words(e.italian) + words(e.english)}
+        self._analysed: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+
+    def analysed(self, concept_id: int) -> list[tuple[str, tuple[str, ...]]]:
+        """(language, indexed terms) of every term of a concept, in both analyzers (computed once)."""
+        got = self._analysed.get(concept_id)
+        if got is None:
+            got = [(lang, seq) for term in self.concepts[concept_id].all_terms for lang in ("it", "en")
+                   if (seq := tuple(terms(term, lang)))]
+            self._analysed[concept_id] = got
+        return got
 
     def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
         return self._index.get((lang, stems), set())

@@ -21,7 +21,6 @@ Pipeline:
 
 from __future__ import annotations
 
-import heapq
 import html
 import json
 import os
@@ -30,8 +29,9 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
+
+import numpy as np
 
 from whoosh.filedb.filestore import FileStorage
 
@@ -41,7 +41,8 @@ from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, st
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready, layer_of, shown_text
 from judge.search.results import Hit, SearchResult
-from judge.search.scoring import A, Node, O, P, Scorer, T
+from judge.search.layout import Layout
+from judge.search.scoring import A, F, Node, O, P, Scorer, T
 from judge.search.snippets import make_snippet, shorten
 from judge.search.spelling import Speller
 from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
@@ -52,7 +53,6 @@ __all__ = [
 ]
 
 MAX_LIMIT = 100
-RERANK_DEPTH = 300  # candidates reranked by coverage and language
 # Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
 CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "2048") or 0)
 
@@ -67,7 +67,6 @@ W_ALT = 0.5  # the rule's other Italian text (translation behind the community t
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
-ITALIAN_BOOST = 1.5  # Italian documents rank first where they exist
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -82,6 +81,17 @@ class Unit:
     stems: dict[str, set[str]] = field(default_factory=lambda: {"it": set(), "en": set()})
 
 
+def _fields(lang: str) -> tuple[tuple[str, float], ...]:
+    """Where a term is looked for in one language, and how much each place counts."""
+    extra = ("terms_en", W_TERMS) if lang == "en" else ("alt_it", W_ALT)
+    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), extra)
+
+
+FIELDS = {lang: _fields(lang) for lang in ("it", "en")}
+# A phrase is looked for in the same places but the examples.
+PHRASE_FIELDS = {lang: tuple(f for f in FIELDS[lang] if not f[0].startswith("examples")) for lang in ("it", "en")}
+
+
 def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) -> Node | None:
     """The query for a term (stems ``seq``) in one language's fields. ``strict`` (quoted by the
     user): the exact phrase in the rule text only."""
@@ -92,28 +102,12 @@ def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) 
             return T(f"body_{lang}", seq[0], boost)
         return P(f"body_{lang}", tuple(seq), boost)
     if len(seq) == 1:
-        t = seq[0]
-        subs: list[Node] = [
-            T(f"body_{lang}", t, boost * W_BODY),
-            T(f"ctx_{lang}", t, boost * W_CTX),
-            T(f"examples_{lang}", t, boost * W_EXAMPLES),
-        ]
-        if lang == "en":
-            subs.append(T("terms_en", t, boost * W_TERMS))
-        else:
-            subs.append(T("alt_it", t, boost * W_ALT))
-        return O(tuple(subs))
-    subs = [
-        P(f"body_{lang}", tuple(seq), boost * W_BODY),
-        P(f"ctx_{lang}", tuple(seq), boost * W_CTX),
+        return F(FIELDS[lang], (seq[0],), boost)
+    return O((
+        F(PHRASE_FIELDS[lang], tuple(seq), boost),
         # The words of a term apart ("combat damage by the same commander" for "commander damage").
         A(tuple(T(f"body_{lang}", t) for t in dict.fromkeys(seq)), boost * W_LOOSE),
-    ]
-    if lang == "en":
-        subs.append(P("terms_en", tuple(seq), boost * W_TERMS))
-    else:
-        subs.append(P("alt_it", tuple(seq), boost * W_ALT))
-    return O(tuple(subs))
+    ))
 
 
 def _variants(subs: list[Node]) -> Node:
@@ -134,6 +128,7 @@ class Engine:
         # plain read just fails (and the index is rebuilt, see run_search).
         self.ix = FileStorage(str(path), supports_mmap=False).open_index()
         self.scorer = Scorer(self.ix)
+        self.layout = Layout(self.scorer.stored)
         self.glossary: Glossary = get_glossary(corpus=corpus)
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
         vocab: dict[str, int] = dict(meta["words"])
@@ -193,17 +188,14 @@ class Engine:
         seen: set[tuple[str, tuple[str, ...]]] = set()
         unit = Unit(label=label, query=None, weight=weight)
         for cid in sorted(concept_ids):
-            for term in self.glossary.concepts[cid].all_terms:
-                for lang in ("it", "en"):
-                    seq = [t.text for t in ANALYZERS[lang](term)]
-                    key = (lang, tuple(seq))
-                    if not seq or key in seen:
-                        continue
-                    seen.add(key)
-                    unit.stems[lang].update(seq)
-                    q = _field_query(lang, seq, weight, strict)
-                    if q is not None:
-                        subs.append(q)
+            for lang, seq in self.glossary.analysed(cid):
+                if (lang, seq) in seen:
+                    continue
+                seen.add((lang, seq))
+                unit.stems[lang].update(seq)
+                q = _field_query(lang, list(seq), weight, strict)
+                if q is not None:
+                    subs.append(q)
         unit.query = _variants(subs) if subs else None
         return unit
 
@@ -286,33 +278,39 @@ class Engine:
         flush_run()
         return out
 
-    def _evaluate(self, clauses: list[list[Item]], number_units: list[Unit], corrections: dict[str, list[str]]):
-        """Per clause, the documents it admits, scored by its positive units; and those units."""
+    def _evaluate(self, clauses: list[list[Item]], number_units: list[Unit], corrections: dict[str, list[str]],
+                  memo: dict):
+        """The documents the query admits (mask), their scores, and the query's positive units.
+        Clauses are alternatives (OR): a document admitted by several adds their scores."""
         sc = self.scorer
-        clause_docs: list[dict[int, float]] = []
+        admitted = np.zeros(sc.n, dtype=bool)
+        total = np.zeros(sc.n, dtype=np.float32)
         positive_units: list[Unit] = list(number_units)
         for items in clauses:
             units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
             positives = [u for u, m in units if m in ("should", "must")]
-            must = [u for u, m in units if m == "must"]
             nots = [u for u, m in units if m == "not"]
             positive_units.extend(positives)
             if positives:
-                docs = dict(sc.scores(O(tuple(u.query for u in positives))))
-                for u in must:
-                    required = sc.scores(u.query)
-                    docs = {d: v for d, v in docs.items() if d in required}
+                scores = sc.scores(O(tuple(u.query for u in positives)), memo)
+                mask = scores > 0
+                for u, m in units:
+                    if m == "must":
+                        mask &= sc.scores(u.query, memo) > 0
             elif nots:
-                docs = dict.fromkeys(range(sc.n), 0.0)  # "NOT x" alone: everything but x
+                scores = np.zeros(sc.n, dtype=np.float32)
+                mask = np.ones(sc.n, dtype=bool)  # "NOT x" alone: everything but x
             else:
                 continue
             for u in nots:
-                excluded = sc.scores(u.query)
-                docs = {d: v for d, v in docs.items() if d not in excluded}
-            clause_docs.append(docs)
+                mask &= ~(sc.scores(u.query, memo) > 0)
+            admitted |= mask
+            total += scores * mask
         if number_units:
-            clause_docs.append(dict(sc.scores(O(tuple(u.query for u in number_units)))))
-        return clause_docs, positive_units
+            scores = sc.scores(O(tuple(u.query for u in number_units)), memo)
+            admitted |= scores > 0
+            total += scores
+        return admitted, total, positive_units
 
     # -- searching ----------------------------------------------------------------------------------------
     def search(
@@ -382,11 +380,12 @@ class Engine:
             clauses = truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
-        clause_docs, positive_units = self._evaluate(clauses, number_units, corrections)
+        memo: dict = {}
+        admitted, raw, positive_units = self._evaluate(clauses, number_units, corrections, memo)
         loose = relaxed(clauses)
-        if not any(clause_docs) and loose != clauses:
-            clause_docs, positive_units = self._evaluate(loose, number_units, corrections)
-            if any(clause_docs):
+        if not admitted.any() and loose != clauses:
+            admitted, raw, positive_units = self._evaluate(loose, number_units, corrections, memo)
+            if admitted.any():
                 result.notes.append("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole "
                                     "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
@@ -401,77 +400,34 @@ class Engine:
                 suggestion_words.append(w)
         if changed:
             result.suggestion = " ".join(suggestion_words)
-        if not clause_docs:
+        admitted &= self.layout.filter(lang, chapter, section)
+        if not admitted.any():
             return result
-        sc = self.scorer
 
-        scores: dict[int, float] = {}
-        for docs in clause_docs:  # clauses are alternatives (OR): scores add up
-            for d, v in docs.items():
-                scores[d] = scores.get(d, 0.0) + v
-        stored = sc.stored
-        if lang != "tutte" or chapter or section:
-            scores = {
-                d: v for d, v in scores.items()
-                if (lang == "tutte" or stored[d]["lang"] == lang)
-                and (not chapter or stored[d]["chapter"] == chapter)
-                and (not section or stored[d]["section"] == section)
-            }
-        if not scores:
-            return result
-        numbers_of = sc.numbers_of
-        total = len({numbers_of[d] for d in scores})
-        # Rerank the best candidates only: reranking can lower a score, never raise it.
-        depth = max(RERANK_DEPTH, page * per_page * 4)
-        candidates = heapq.nlargest(depth, scores.items(), key=itemgetter(1)) if len(scores) > depth else scores.items()
-        # Coverage: the share of the query's units (by weight) each document matches.
-        total_weight = sum(u.weight for u in positive_units) or 1.0
-        unit_docs = [sc.scores(u.query) for u in positive_units] if len(positive_units) > 1 else []
-
-        best: dict[str, tuple[float, dict, float]] = {}  # number -> (score, fields, italian score)
-        for d, raw in candidates:
-            f = stored[d]
-            if unit_docs:
-                cov = min(1.0, sum(u.weight for u, ds in zip(positive_units, unit_docs) if d in ds) / total_weight)
-            else:
-                cov = 1.0
+        # Coverage: the share of the query's units (by weight) each document matches; all words beat
+        # some words. Reranking can lower a score, never raise it.
+        if len(positive_units) > 1:
+            total_weight = sum(u.weight for u in positive_units) or 1.0
+            cov = np.zeros(self.scorer.n, dtype=np.float32)
+            for u in positive_units:
+                cov += np.float32(u.weight) * (self.scorer.scores(u.query, memo) > 0)
+            cov = np.minimum(cov / np.float32(total_weight), 1.0)
             score = raw * (0.15 + 0.85 * cov * cov)
-            if f["lang"] == "it":
-                score *= ITALIAN_BOOST
-            n = f["number"]
-            prev = best.get(n)
-            if prev is None:
-                best[n] = (score, f, score if f["lang"] == "it" else 0.0)
-            else:
-                top = max(prev[0], score)
-                # Show the Italian text of a rule when it matched.
-                shown = f if f["lang"] == "it" else prev[1]
-                best[n] = (top, shown, max(prev[2], score if f["lang"] == "it" else 0.0))
-        ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]["order"]))
-        result.total = max(total, len(ranked))
-        start = (page - 1) * per_page
+        else:
+            score = raw.copy()
+        score *= self.layout.language_boost
+        ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        page_hits = ranked[start : start + per_page]
-        if lang == "tutte":
-            # A rule with Italian text is shown in Italian, even when only its English text matched.
-            page_hits = [(score, self._italian_fields(f), it) for score, f, it in page_hits]
-        result.hits = [self._hit(f, score, stems) for score, f, _ in page_hits]
-        if result.hits and result.suggestion is None and ranked[0][0] < 0.5 and corrections:
+        result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), stems)
+                       for r, sc in ranked[(page - 1) * per_page:]]
+        if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
 
     # -- hits -------------------------------------------------------------------------------------------
-    def _italian_fields(self, f: dict) -> dict:
-        if f["lang"] == "it":
-            return f
-        for d in self.scorer.by_number.get(f["number"], ()):
-            if self.scorer.stored[d]["lang"] == "it":
-                return self.scorer.stored[d]
-        return f
-
     def _section_title(self, number: str) -> str:
         """The section's title as the breadcrumbs show it: Italian where there is one."""
         sec = self.corpus.section_of(number) or self.corpus.get(number)
