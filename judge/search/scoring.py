@@ -111,7 +111,8 @@ class Scorer:
         self._positions: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
         self._leaves: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._cached_entries = 0
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the caches' bookkeeping
+        self._read_lock = threading.Lock()  # Whoosh readers share file handles: one reader at a time
         self.numbers_of = [f.get("number", "") for f in self.stored]
         self.by_number: dict[str, list[int]] = {}
         for d, f in enumerate(self.stored):
@@ -138,15 +139,15 @@ class Scorer:
         got = self._postings.get(key)
         if got is not None:
             return got
-        if (field, text) not in self.reader:
-            return self._remember(self._postings, key, _EMPTY, 0)
-        m = self.reader.postings(field, text)
         ids, weights = [], []
-        while m.is_active():
-            ids.append(m.id())
-            weights.append(m.weight())
-            m.next()
-        value = (np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32))
+        with self._read_lock:
+            if (field, text) in self.reader:
+                m = self.reader.postings(field, text)
+                while m.is_active():
+                    ids.append(m.id())
+                    weights.append(m.weight())
+                    m.next()
+        value = (np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32)) if ids else _EMPTY
         return self._remember(self._postings, key, value, len(ids))
 
     def positions(self, field: str, text: str) -> dict[int, tuple[int, ...]]:
@@ -156,11 +157,12 @@ class Scorer:
         if got is not None:
             return got
         out: dict[int, tuple[int, ...]] = {}
-        if (field, text) in self.reader and self.schema[field].format.supports("positions"):
-            m = self.reader.postings(field, text)
-            while m.is_active():
-                out[m.id()] = tuple(m.value_as("positions"))
-                m.next()
+        with self._read_lock:
+            if (field, text) in self.reader and self.schema[field].format.supports("positions"):
+                m = self.reader.postings(field, text)
+                while m.is_active():
+                    out[m.id()] = tuple(m.value_as("positions"))
+                    m.next()
         return self._remember(self._positions, key, out, len(out))
 
     def idf(self, df: int) -> float:
