@@ -483,6 +483,18 @@ _engines_lock = threading.Lock()
 DISK_CHECK_SECONDS = 2.0
 
 
+_keys: dict[str, str] = {}
+
+
+def _key(instance: str | os.PathLike) -> str:
+    """The engines' key for an instance folder: its resolved path (resolved once, not per request)."""
+    raw = os.fspath(instance)
+    key = _keys.get(raw)
+    if key is None:
+        key = _keys[raw] = str(Path(raw).resolve())
+    return key
+
+
 def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | None = None) -> Engine:
     """Open the index for ``corpus``, rebuilding it when it is missing or cannot be read."""
     path = ensure_index(instance, corpus, broken)
@@ -502,7 +514,7 @@ def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify
     Every few seconds (or with ``verify``) the open index's files are compared with what was
     opened: an index deleted or damaged on disk is rebuilt and reopened, never half-read."""
     corpus = corpus or load_corpus()
-    key = str(Path(instance).resolve())
+    key = _key(instance)
     engine = _engines.get(key)
     now = time.monotonic()
     if engine is not None and engine.corpus is corpus and not verify and now - engine.checked < DISK_CHECK_SECONDS:
@@ -536,7 +548,7 @@ def run_search(instance: str | os.PathLike, query: str | None, **kwargs) -> Sear
 def index_ready(instance: str | os.PathLike) -> bool:
     """Is the index for the current corpus built (without building it)? Cheap: health checks call it."""
     corpus = load_corpus()
-    engine = _engines.get(str(Path(instance).resolve()))
+    engine = _engines.get(_key(instance))
     if engine is not None and engine.corpus is corpus:
         return True
     return is_ready(index_root(instance) / index_name(corpus))

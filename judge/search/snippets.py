@@ -18,16 +18,21 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
-@lru_cache(maxsize=8192)
-def _tokens(text: str, lang: str) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, term) of every word of a (normalised) text, cached: texts repeat across searches."""
-    return tuple((t.startchar, t.endchar, t.text) for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"))
+@lru_cache(maxsize=16384)
+def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
+    """The text with its spaces normalised, and where each of its terms is: cached (enough for every
+    rule in both languages), as the same rules come up again and again across searches."""
+    text = " ".join(text.split())
+    out: dict[str, list[tuple[int, int]]] = {}
+    for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"):
+        out.setdefault(t.text, []).append((t.startchar, t.endchar))
+    return text, {term: tuple(v) for term, v in out.items()}
 
 
 def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
     """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
-    text = " ".join(text.split())
-    spans: list[tuple[int, int]] = [(s, e) for s, e, term in _tokens(text, lang) if term in stems]
+    text, where = _where(text, lang)
+    spans: list[tuple[int, int]] = sorted(sp for term in stems if term in where for sp in where[term])
     if len(text) <= limit:
         start, end = 0, len(text)
     elif not spans:

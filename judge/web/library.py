@@ -135,10 +135,26 @@ def exercises(cited: str, number: str) -> bool:
     return rest.isalpha()                          # 704.5 → 704.5j
 
 
+_by_rule: dict[tuple, list[tuple[str, str]]] = {}
+
+
 def scenarios_for_rule(number: str, folder: Path | None = None) -> list[tuple[str, str]]:
-    """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first)."""
+    """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first).
+    Kept per rule until the library changes: every rule page asks."""
+    entries = library(folder)
+    key = (str(folder), _cache["key"], number)
+    got = _by_rule.get(key)
+    if got is None:
+        got = _scenarios_for_rule(number, entries)
+        if len(_by_rule) > 20_000:
+            _by_rule.clear()
+        _by_rule[key] = got
+    return list(got)
+
+
+def _scenarios_for_rule(number: str, entries: list[LibraryEntry]) -> list[tuple[str, str]]:
     exact, below = [], []
-    for e in library(folder):
+    for e in entries:
         if any(r.lower() == number.strip().lower() for r in e.rules):
             exact.append((e.slug, e.title))
         elif any(exercises(r, number) for r in e.rules):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
+from judge.corpus import load_corpus
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready, run_search
 from judge.web.cache import cached
 
@@ -67,14 +68,7 @@ def cerca():
     result = _run(q, page, PER_PAGE, params) if q.strip() else SearchResult(query="")
     if result.rule and request.args.get("diretto", "1") != "0":
         return redirect(f"/regole/{result.rule}", code=302)
-    chapters = []
-    try:
-        from judge.corpus import load_corpus
-
-        corpus = load_corpus()
-        chapters = [(c.number, c.best.text if c.best else "") for c in corpus.chapters()]
-    except Exception:  # pragma: no cover - the page still works without the filter list
-        pass
+    chapters = [(c.number, c.best.text if c.best else "") for c in load_corpus().chapters()]
     return render_template(
         "cerca.html",
         q=result.query if q.strip() else "",
