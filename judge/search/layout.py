@@ -50,12 +50,11 @@ class Layout:
     def rank(self, score: np.ndarray, admitted: np.ndarray, count: int) -> tuple[list[tuple[int, float]], float, int]:
         """The first ``count`` rules by their best admitted document: [(rule, score)], the top score,
         and how many rules were admitted."""
-        masked = np.where(admitted, score, np.float32(-1.0))
-        padded = np.append(masked, np.float32(-1.0))
+        padded = np.full(self.n + 1, -1.0, dtype=np.float32)  # index n: "no such document"
+        np.copyto(padded[: self.n], score, where=admitted)
         best = np.maximum(padded[self.doc_it], padded[self.doc_en])
-        hit = np.maximum(admitted[np.minimum(self.doc_it, self.n - 1)] & (self.doc_it < self.n),
-                         admitted[np.minimum(self.doc_en, self.n - 1)] & (self.doc_en < self.n))
-        total = int(hit.sum())
+        hit = best >= 0  # an admitted document scores 0 or more
+        total = int(np.count_nonzero(hit))
         if not total:
             return [], 0.0, 0
         candidates = np.flatnonzero(hit)

@@ -141,6 +141,7 @@ class Engine:
             "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
+        self._titles: dict[str, str] = {}
         self._cache_lock = threading.Lock()
 
     # -- words ---------------------------------------------------------------------------------------
@@ -430,9 +431,12 @@ class Engine:
     # -- hits -------------------------------------------------------------------------------------------
     def _section_title(self, number: str) -> str:
         """The section's title as the breadcrumbs show it: Italian where there is one."""
-        sec = self.corpus.section_of(number) or self.corpus.get(number)
-        t = sec.best if sec is not None else None
-        return t.text if t else ""
+        title = self._titles.get(number)
+        if title is None:
+            sec = self.corpus.section_of(number) or self.corpus.get(number)
+            t = sec.best if sec is not None else None
+            title = self._titles[number] = t.text if t else ""
+        return title
 
     def _direct_hit(self, number: str, lang: str) -> Hit | None:
         rule = self.corpus.get(number)

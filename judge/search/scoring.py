@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -24,8 +24,16 @@ K1 = 1.2
 MAX_CACHED_ENTRIES = 2_000_000  # postings and leaf scores kept across queries (~25 MB)
 
 
+class _Node:
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash((type(self).__name__, *(getattr(self, f.name) for f in fields(self)))))
+
+    def __hash__(self):
+        return self._hash
+
+
 @dataclass(frozen=True)
-class T:
+class T(_Node):
     """A term in a field."""
 
     field: str
@@ -34,7 +42,7 @@ class T:
 
 
 @dataclass(frozen=True)
-class P:
+class P(_Node):
     """A phrase: terms at consecutive positions (stop words already removed by the analyzer)."""
 
     field: str
@@ -43,7 +51,7 @@ class P:
 
 
 @dataclass(frozen=True)
-class A:
+class A(_Node):
     """All of the children must match; scores add up."""
 
     children: tuple
@@ -51,7 +59,7 @@ class A:
 
 
 @dataclass(frozen=True)
-class O:
+class O(_Node):
     """Any child may match; scores add up."""
 
     children: tuple
@@ -59,7 +67,7 @@ class O:
 
 
 @dataclass(frozen=True)
-class F:
+class F(_Node):
     """A term (one word) or a phrase (several) in several fields, each with its weight: the weighted
     sum of the fields' scores, evaluated once as a single leaf."""
 
@@ -69,6 +77,11 @@ class F:
 
 
 Node = T | P | F | A | O
+
+for _node in (T, P, F, A, O):
+    # Nodes are dictionary keys (caches, the per-search memo) and nest: hash each once, not at
+    # every lookup (a frozen dataclass rehashes its whole subtree every time).
+    _node.__hash__ = _Node.__hash__
 
 _EMPTY = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
 

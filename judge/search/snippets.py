@@ -58,14 +58,15 @@ def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHA
     pre = "… " if start > 0 else ""
     post = " …" if end < len(text) else ""
     plain = pre + text[start:end] + post
-    parts: list[str] = [html.escape(pre)]
+    # Marks go in as control characters (never in a rule text), the window is escaped once, then
+    # the control characters become tags.
+    parts: list[str] = []
     pos = start
     for s, e in spans:
-        if s < start or e > end:
+        if s < pos or s < start or e > end:
             continue
-        parts.append(html.escape(text[pos:s]))
-        parts.append("<mark>" + html.escape(text[s:e]) + "</mark>")
+        parts += (text[pos:s], "\x01", text[s:e], "\x02")
         pos = e
-    parts.append(html.escape(text[pos:end]))
-    parts.append(html.escape(post))
-    return plain, "".join(parts)
+    parts.append(text[pos:end])
+    marked = html.escape("".join(parts)).replace("\x01", "<mark>").replace("\x02", "</mark>")
+    return plain, pre + marked + post
