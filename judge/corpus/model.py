@@ -56,6 +56,10 @@ class Text:
     edition: str | None = None  # translation: the English edition it translates
     current: bool = True  # translation: the English it translates is still the one in force
 
+    def __post_init__(self) -> None:
+        if not self.layer:
+            self.layer = "ufficiale" if self.lang == "en" else "comunità"
+
 
 @dataclass(frozen=True)
 class Outdated:

@@ -26,7 +26,7 @@ def _english_pattern(form: str) -> str:
     body = r"\s+".join(words).replace(r"\-", r"[-‑]")
     if form[:1].islower():
         body = f"(?i:{body})"
-    return rf"(?<![\w\-]){body}(?:s|es)?(?![\w\-])"
+    return rf"(?<![\w\-’']){body}(?:s|es)?(?![\w\-’'])"
 
 
 def italian_form_pattern(form: str) -> str:
@@ -97,8 +97,18 @@ class Terminology:
         return self._by_english.get(english.strip().lower())
 
     def required_by(self, english_text: str) -> list[Term]:
-        """Checked terms that ``english_text`` uses: their Italian must appear in its translation."""
-        return [t for t in self.terms if t.forms and t.in_english(english_text)]
+        """Checked terms that ``english_text`` uses: their Italian must appear in its translation.
+
+        A term found only inside a longer term ("battle" in "battle cry", "mana" in "mana value")
+        is that longer term's business, not its own."""
+        spans = {t: [m.span() for m in t.english_re.finditer(english_text)] for t in self.terms if t.forms}
+        spans = {t: s for t, s in spans.items() if s}
+        out = []
+        for term, own in spans.items():
+            longer = [(a, b) for other, found in spans.items() if other is not term for a, b in found]
+            if any(not any(a <= start and end <= b and (b - a) > (end - start) for a, b in longer) for start, end in own):
+                out.append(term)
+        return out
 
 
 def parse_terminology(path: Path) -> Terminology:

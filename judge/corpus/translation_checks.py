@@ -50,6 +50,7 @@ your yours creature creatures spell spells ability abilities card cards permanen
 game games target targets controls controller owner opponent opponents instead only also there where
 who what while until unless such same some both either neither nor not no none
 """.split())
+_IDIOMS = re.compile(r"\bon the other hand\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-zÀ-ÿ’']+")
 
 _CANT_EN = re.compile(r"\bcan(?:'|’)t\b|\bcannot\b|\bcan not\b", re.IGNORECASE)
@@ -90,7 +91,7 @@ def untranslated_sentences(italian: str) -> list[str]:
 
 
 def fidelity_problems(english: str, italian: str, terms: Terminology, en_examples: int | None = None,
-                      it_examples: int | None = None) -> list[tuple[str, str]]:
+                      it_examples: int | None = None, is_title: bool = False) -> list[tuple[str, str]]:
     """(code, Italian message) for each way ``italian`` departs from ``english``."""
     out: list[tuple[str, str]] = []
     if en_examples is not None and it_examples is not None and en_examples != it_examples:
@@ -114,7 +115,9 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
     it_digits = set(_DIGITS.findall(_without_citations(italian)))
     if en_digits - it_digits:
         out.append(("traduzione-simboli", f"numeri dell'inglese assenti nella traduzione: {', '.join(sorted(en_digits - it_digits, key=int))}"))
-    for term in terms.required_by(english):
+    # Proper names ("Power Play", "Library of Leng") and idioms ("on the other hand") are not terms;
+    # a title is checked whole.
+    for term in terms.required_by(english if is_title else _IDIOMS.sub(" ", _NAME.sub(" ", english))):
         if not term.in_italian(italian):
             out.append(("traduzione-terminologia",
                         f"l'inglese dice «{term.term}»: la traduzione deve usare «{term.italian}» (forme accettate: {', '.join(term.forms)})"))
@@ -123,7 +126,7 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
         if used:
             out.append(("traduzione-terminologia", f"«{used}» non è il termine ufficiale: si dice «{term.italian}» ({term.term})"))
     if italian.strip() == english.strip() and re.search(r"[A-Za-z]", english) and \
-            terms.italian(english.strip()) != english.strip():
+            (terms.italian(english.strip()) or "").lower() != english.strip().lower():
         out.append(("traduzione-inglese", f"testo identico all'inglese: «{english.strip()[:120]}»"))
     for sentence in untranslated_sentences(italian):
         out.append(("traduzione-inglese", f"frase non tradotta: «{sentence}»"))
@@ -156,6 +159,7 @@ class Unit:
     compared: Callable[[list[str]], str] = lambda parts: "\n".join(parts)  # English that fidelity compares
     it_examples: int | None = None  # rules only: how many examples each side has
     en_examples: Callable[[list[str]], int] | None = None
+    is_title: bool = False
 
 
 @dataclass
@@ -227,7 +231,8 @@ def check_unit(unit: Unit, file: str, editions: list[Edition], terms: Terminolog
             ))
     if source is not None:
         en_examples = unit.en_examples(source) if unit.en_examples else None
-        for code, message in fidelity_problems(unit.compared(source), unit.italian, terms, en_examples, unit.it_examples):
+        for code, message in fidelity_problems(unit.compared(source), unit.italian, terms, en_examples,
+                                               unit.it_examples, unit.is_title):
             out.append(Finding(ERROR, code, file, unit.line, unit.number, f"{unit.what}: {message}"))
     return out, current and not any(f.level == ERROR for f in out)
 
@@ -253,13 +258,13 @@ def section_title_unit(tf: TranslationFile) -> Unit | None:
         return None
     n = int(tf.section)
     return Unit(f"titolo della sezione {n}", str(n), t.line, t.stamp, t.title,
-                lambda e: [e.sections[n]] if n in e.sections else None)
+                lambda e: [e.sections[n]] if n in e.sections else None, is_title=True)
 
 
 def chapter_units(tf: TranslationFile) -> list[Unit]:
     return [
         Unit(f"titolo del capitolo {c.number}", c.number, c.line, c.stamp, c.title,
-             lambda e, n=int(c.number): [e.chapters[n]] if n in e.chapters else None)
+             lambda e, n=int(c.number): [e.chapters[n]] if n in e.chapters else None, is_title=True)
         for c in tf.chapters
     ]
 
@@ -309,6 +314,83 @@ def _glossary_terms(tf: TranslationFile, editions: list[Edition], terms: Termino
     return out
 
 
+_EN_CITED_TITLE = re.compile(r"\b(?:rules?|sections?)\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),\s+“(?P<title>[^”]+)”")
+_IT_CITED_TITLE = re.compile(
+    r"\b(?:regol[ae]|sezion[ei]|capitol[oi])\s+(?P<num>[1-9]\d{0,2}(?:\.\d+[a-z]{0,2})?),?\s+«(?P<title>[^»]+)»"
+)
+
+
+def _norm_title(title: str) -> str:
+    return title.strip().rstrip(".,;:").strip().replace("’", "'").casefold()
+
+
+def italian_titles(files: list[TranslationFile]) -> dict[str, str]:
+    """Number → the Italian title the translation gives it: chapters, sections, and rules that are a
+    name (702.19 "Travolgere"); what citations with a quoted title must quote."""
+    out: dict[str, str] = {}
+    for tf in files:
+        for c in tf.chapters:
+            out[c.number] = c.title
+        if tf.title:
+            out[tf.section] = tf.title.title
+        for r in tf.rules:
+            if "\n" not in r.text and len(r.text) <= 60 and not r.text.rstrip().endswith((".", ":")):
+                out[r.number] = r.text
+    return out
+
+
+def _english_title(edition: Edition, number: str) -> str | None:
+    if "." in number:
+        r = edition.rule(number)
+        return r.text if r else None
+    table = edition.chapters if len(number) == 1 else edition.sections
+    return table.get(int(number))
+
+
+def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A citation that quotes the cited rule's title ("rule 702.19, “Trample.”") quotes the title the
+    translation gives that rule ("regola 702.19, «Travolgere»"), so the same rule has one Italian name."""
+    titles = italian_titles(files)
+    out: list[Finding] = []
+    for tf in files:
+        units = [(r.number, r.line, "\n".join([r.text, *r.examples]), edition.rule(r.number)) for r in tf.rules]
+        for number, line, italian, en in units:
+            if en is None:
+                continue
+            english = "\n".join([en.text, *en.examples])
+            quoted = {m["num"]: _norm_title(m["title"]) for m in _IT_CITED_TITLE.finditer(italian)}
+            for m in _EN_CITED_TITLE.finditer(english):
+                cited = m["num"]
+                en_title = _english_title(edition, cited)
+                expected = titles.get(cited)
+                if expected is None or en_title is None or _norm_title(m["title"]) != _norm_title(en_title):
+                    continue
+                if quoted.get(cited) != _norm_title(expected):
+                    found = f"«{quoted[cited]}»" if cited in quoted else "nessun titolo"
+                    out.append(Finding(ERROR, "traduzione-titolo-citato", tf.path.name, line, number,
+                                       f"regola {number}: cita {cited} con il suo titolo: atteso «{expected}», trovato {found}"))
+    return out
+
+
+def glossary_name_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
+    """A glossary entry that names a keyword (its English term is the name rule 702.19 "Trample")
+    uses the Italian name the translation gives that rule: one name per keyword everywhere."""
+    titles = italian_titles(files)
+    by_english = {}
+    for r in edition.rules:
+        if r.number in titles and r.number.split(".")[0] in ("701", "702") and r.number.count(".") == 1:
+            by_english.setdefault(_norm_title(r.text), r.number)
+    out: list[Finding] = []
+    for tf in files:
+        for g in tf.entries:
+            number = by_english.get(_norm_title(g.term))
+            if number and _norm_title(titles[number]) not in _norm_title(g.it_term):
+                out.append(Finding(ERROR, "traduzione-nome-incoerente", tf.path.name, g.line, number,
+                                   f"voce «{g.term}»: la regola {number} chiama questa parola chiave «{titles[number]}», "
+                                   f"il glossario «{g.it_term}»"))
+    return out
+
+
 def check_translation(files: list[TranslationFile], editions: list[Edition], terms: Terminology,
                       complete: bool = True) -> Report:
     """The report on ``files``; with ``complete``, English units no file covers count as missing."""
@@ -350,6 +432,7 @@ def check_translation(files: list[TranslationFile], editions: list[Edition], ter
                 if f"voce del glossario «{term}»" not in covered["glossary"]:
                     report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
                                                    f"la voce del glossario «{term}» non ha traduzione"))
+    report.findings += cited_title_findings(files, en) + glossary_name_findings(files, en)
     if complete:
         present = {tf.section for tf in files if tf.kind == "sezione"}
         for sec in en.sections:

@@ -17,7 +17,7 @@ from judge.corpus.terminology import load_terminology
 from judge.corpus.translation import parse_translation_file, render, skeleton, stamp_missing
 from judge.corpus.translation_checks import check_translation, fidelity_problems, untranslated_sentences
 
-GOOD = Path(__file__).parent / "data" / "traduzione" / "704.md"
+GOOD = Path(__file__).parents[1] / "data" / "traduzione" / "704.md"
 
 
 @pytest.fixture(scope="module")
