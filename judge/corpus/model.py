@@ -443,7 +443,8 @@ def load_corpus(
     """The corpus from the given folders (default: the repository's); cached until a file changes.
 
     Files are looked at again at most every ``max_age`` seconds (0: now)."""
-    asked = (rules_it, rules_en)  # as given: the per-request path (defaults) builds no Path
+    # As given, defaults filled in (the module's Path objects, their hash cached): no Path built per request.
+    asked = (rules_it if rules_it is not None else RULES_IT_DIR, rules_en if rules_en is not None else RULES_EN_DIR)
     now = time.monotonic()
     recent = _recent.get(asked)
     if recent is not None and now - recent[0] < max_age:

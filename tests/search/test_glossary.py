@@ -22,7 +22,7 @@ def test_one_terminology_table_no_pair_defined_twice():
 
 def test_search_expands_with_the_terminology_table():
     g = get_glossary()
-    for it, en in [("intermittenza", "phasing"), ("manovrare", "crew"), ("mutaforma", "changeling"),
+    for it, en in [("intermittenza", "phasing"), ("manovrare", "crew"), ("cangiante", "changeling"), ("egida", "ward"),
                    ("grimorio", "library"), ("travolgere", "trample")]:
         [(_, _, ids)] = g.match([fold(w) for w in it.split()])
         assert any(en in g.concepts[i].english for i in ids), (it, en)
