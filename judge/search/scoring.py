@@ -21,7 +21,9 @@ import numpy as np
 
 B = 0.75
 K1 = 1.2
-MAX_CACHED_ENTRIES = 2_000_000  # postings and leaf scores kept across queries (~25 MB)
+# Postings, positions and leaf scores kept across queries, counted in entries (a document in an array,
+# a position in a tuple): well under 40 MB, so the server stays small under any traffic.
+MAX_CACHED_ENTRIES = 1_000_000
 
 
 class _Node:
@@ -176,7 +178,7 @@ class Scorer:
                 while m.is_active():
                     out[m.id()] = tuple(m.value_as("positions"))
                     m.next()
-        return self._remember(self._positions, key, out, len(out))
+        return self._remember(self._positions, key, out, sum(len(v) for v in out.values()) * 4)
 
     def idf(self, df: int) -> float:
         return math.log(self.n / (df + 1)) + 1
