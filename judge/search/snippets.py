@@ -18,10 +18,10 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
-    """The text with its spaces normalised, and where each of its terms is: cached (enough for every
-    rule in both languages), as the same rules come up again and again across searches."""
+    """The text with its spaces normalised, and where each of its terms is: cached for the texts that
+    come up most (a few MB), as the same rules come up again and again across searches."""
     text = " ".join(text.split())
     out: dict[str, list[tuple[int, int]]] = {}
     for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"):

@@ -95,9 +95,21 @@ def library(folder: Path | None = None) -> list[LibraryEntry]:
     return list(entries)
 
 
+_versions: dict[tuple, int] = {}
+
+
 def version(folder: Path | None = None) -> int:
-    """Changes whenever the library's content does (for caches of pages that list scenarios)."""
-    return hash(tuple((e.slug, e.title, e.rules) for e in library(folder)))
+    """Changes whenever the library's content does (for caches of pages that list scenarios).
+    Computed once per library state: every cached page asks, on every request."""
+    entries = library(folder)
+    key = (str(folder), _cache["key"])
+    got = _versions.get(key)
+    if got is None:
+        got = hash(tuple((e.slug, e.title, e.rules) for e in entries))
+        if len(_versions) > 64:
+            _versions.clear()
+        _versions[key] = got
+    return got
 
 
 def entry(slug: str, folder: Path | None = None) -> LibraryEntry | None:
