@@ -353,7 +353,11 @@ class Corpus:
         return self._neighbour(number, 1)
 
     def chapters(self) -> list[Rule]:
-        return [self.rules[n] for n in self.numbers if self.rules[n].kind == "capitolo"]
+        return list(self._chapters)
+
+    @cached_property
+    def _chapters(self) -> tuple[Rule, ...]:
+        return tuple(self.rules[n] for n in self.numbers if self.rules[n].kind == "capitolo")
 
     def sections(self, chapter: str | None = None) -> list[Rule]:
         return [
@@ -429,7 +433,7 @@ def _full_text(edition: Edition, number: str) -> tuple[str, tuple[str, ...]] | N
 _cache: dict[tuple, Corpus] = {}
 _lock = threading.Lock()
 # Folders -> (monotonic time of the last look at the files, corpus then current).
-_recent: dict[tuple[Path, Path], tuple[float, Corpus]] = {}
+_recent: dict[tuple, tuple[float, Corpus]] = {}  # (rules_it, rules_en) as given -> (when, corpus)
 # How often the files are looked at again: edits show up within this delay, and a
 # busy server does not pay a directory scan on every request.
 RECHECK_SECONDS = 1.0
@@ -456,18 +460,20 @@ def load_corpus(
     """The corpus from the given folders (default: the repository's); cached until a file changes.
 
     Files are looked at again at most every ``max_age`` seconds (0: now)."""
-    rules_it = Path(rules_it or RULES_IT_DIR)
-    rules_en = Path(rules_en or RULES_EN_DIR)
+    # As given, defaults filled in (the module's Path objects, their hash cached): no Path built per request.
+    asked = (rules_it if rules_it is not None else RULES_IT_DIR, rules_en if rules_en is not None else RULES_EN_DIR)
     now = time.monotonic()
-    recent = _recent.get((rules_it, rules_en))
+    recent = _recent.get(asked)
     if recent is not None and now - recent[0] < max_age:
         return recent[1]
+    rules_it = Path(rules_it or RULES_IT_DIR)
+    rules_en = Path(rules_en or RULES_EN_DIR)
     files = corpus_files(rules_it, rules_en)
     key = _fingerprint(files)
     with _lock:
         cached = _cache.get(key)
         if cached is not None:
-            _recent[(rules_it, rules_en)] = (now, cached)
+            _recent[asked] = (now, cached)
             return cached
         editions = [parse_edition(p) for p in edition_paths(rules_en)]
         index_path = rules_it / INDEX_FILE
@@ -479,5 +485,5 @@ def load_corpus(
         if len(_cache) > 4:
             _cache.clear()
         _cache[key] = corpus
-        _recent[(rules_it, rules_en)] = (now, corpus)
+        _recent[asked] = (now, corpus)
         return corpus

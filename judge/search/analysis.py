@@ -5,6 +5,10 @@ Both analyzers fold accents *before* stemming, so "priorità", "priorita" and
 ("perché"/"perche", "più"/"piu"). Word splitting keeps hyphenated words apart
 ("state-based" -> "state", "based") and splits Italian elisions ("un'azione" ->
 "un", "azione"; the apostrophe is not a word character).
+
+Magic notation is one token, never stemmed: power/toughness and its changes
+("+1/+1", "-1/-1", "X/X", "*/*", "2/2") and symbols ("{T}", "{Q}", "{W/P}", "{CHAOS}"),
+so "segnalini -1/-1" finds "-1/-1 counters" and not every rule with a "1" in it.
 """
 
 from __future__ import annotations
@@ -17,9 +21,14 @@ from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, Stem
 from whoosh.lang import stopwords_for_language
 from whoosh.support.charset import accent_map
 
-# Words: letters/digits, keeping "704.5a" and "+1/+1"-like runs out of scope (digits split at dots
-# are fine: rule numbers are looked up through their own field).
-WORD_PATTERN = r"\w+"
+# Magic notation: symbols in braces, and power/toughness (or a change to it) as one token.
+SYMBOL_PATTERN = r"\{(?:[A-Za-z0-9]{1,2}(?:/[A-Za-z0-9]{1,2})?|CHAOS|chaos)\}"
+PT_PATTERN = r"[+\-]?(?:\d{1,3}|[xX*])/[+\-]?(?:\d{1,3}|[xX*])(?![\w/])"
+NOTATION_PATTERN = rf"{SYMBOL_PATTERN}|{PT_PATTERN}"
+# Words: notation first, then letters/digits ("704.5a" gives "704", "5a": rule numbers are looked
+# up through their own field).
+WORD_PATTERN = rf"{NOTATION_PATTERN}|[^\W_]+"  # "_" joins nothing: "grimorio_vuoto" is two words
+_NOTATION_RE = re.compile(rf"(?:{NOTATION_PATTERN})")
 
 
 def fold(text: str) -> str:
@@ -68,6 +77,10 @@ EN = english_analyzer()
 ANALYZERS = {"it": IT, "en": EN}
 
 _WORD_RE = re.compile(WORD_PATTERN)
+
+
+def is_notation(token: str) -> bool:
+    return bool(_NOTATION_RE.fullmatch(token))
 
 
 def words(text: str) -> list[str]:

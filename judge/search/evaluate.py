@@ -13,16 +13,36 @@ from judge.corpus import Corpus
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 
 
+HALVES = ("tuning", "heldout")
+
+
 @dataclass(frozen=True)
 class Question:
     q: str
     rules: tuple[str, ...]
     cat: str
+    id: str = ""
+    origin: str = ""  # v1 (tuned on before the split), issue, v2 (written for the split)
+    half: str = ""  # "tuning" or "heldout": fixed once in the file, never recomputed
 
 
-def load_questions(path: Path | None = None) -> list[Question]:
+def load_questions(path: Path | None = None, half: str | None = None) -> list[Question]:
+    """The question set, or one half of it (``half``: "tuning" or "heldout")."""
     data = json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8"))
-    return [Question(x["q"], tuple(x["rules"]), x["cat"]) for x in data["questions"]]
+    out = [
+        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", ""), x.get("half", ""))
+        for x in data["questions"]
+    ]
+    if half is not None:
+        if half not in HALVES:
+            raise ValueError(f"half must be one of {HALVES}")
+        out = [q for q in out if q.half == half]
+    return out
+
+
+def split_info(path: Path | None = None) -> dict:
+    """How the set was split (seed and method), as recorded in the file."""
+    return json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8")).get("split", {})
 
 
 @dataclass
@@ -77,3 +97,47 @@ class SubstringBaseline:
             if needle in text:
                 out.setdefault(n, None)
         return list(out)
+
+
+def engine_ranker(engine, per_page: int = 10) -> Callable[[str], list[str]]:
+    """query -> rule numbers, as the search page ranks them (a rule reference is its own first result)."""
+
+    def rank(q: str) -> list[str]:
+        r = engine.search(q, per_page=per_page)
+        return [r.rule] if r.rule else [h.number for h in r.hits]
+
+    return rank
+
+
+def report(questions: list[Question], ranker: Callable[[str], list[str]], show_misses: str | None = "tuning") -> str:
+    """Both halves, every time: overall, by category and by origin. Misses are listed for the tuning
+    half only (``show_misses``): the held-out half is measured, never looked into while tuning."""
+    lines = [f"{'':26} {'n':>4} {'recall@1':>9} {'recall@5':>9} {'MRR':>7}"]
+    results: dict[str, Metrics] = {}
+    for half in HALVES:
+        qs = [q for q in questions if q.half == half]
+        m = results[half] = measure(qs, ranker)
+        lines.append(f"{half:26} {m.n:4} {m.recall1:9.3f} {m.recall5:9.3f} {m.mrr:7.3f}")
+        groups: dict[str, list[Question]] = {}
+        for q in qs:
+            groups.setdefault(f"  cat {q.cat}", []).append(q)
+            groups.setdefault(f"  origin {q.origin}", []).append(q)
+        for name in sorted(groups):
+            g = measure(groups[name], ranker)
+            lines.append(f"{name:26} {g.n:4} {g.recall1:9.3f} {g.recall5:9.3f} {g.mrr:7.3f}")
+    if show_misses in results and results[show_misses].misses:
+        lines.append(f"outside the top 5 ({show_misses}):")
+        for q, got in results[show_misses].misses:
+            lines.append(f"  {q.id} {q.q!r} want {', '.join(q.rules[:4])}; got {', '.join(got)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m judge.search.evaluate [instance]
+    import sys
+    import tempfile
+
+    from judge.corpus import load_corpus
+    from judge.search.query import get_engine
+
+    instance = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="judge-eval-")
+    print(report(load_questions(), engine_ranker(get_engine(instance, load_corpus()))))

@@ -1,12 +1,20 @@
 """The bilingual glossary (Italian <-> English game terms and judges' jargon) used to expand queries.
 
-``glossario.tsv`` is curated by hand: one pair per line, TAB-separated
-``italiano``, ``inglese``, ``nota``. Rows that share a term (in either column)
-form one *concept*: "azioni generate dallo stato" <-> "state-based actions" and
-"azioni generate dallo stato" <-> "SBA" make {azioni generate dallo stato,
+Pairs come from three places, one job each:
+
+- ``rules_it/terminologia.tsv``, the project's one terminology table (official Italian terms, also
+  used by the translation and the engine's log): every English form with its Italian term;
+- the project's translation of the Comprehensive Rules glossary (English term | Italian term), when
+  the corpus has it;
+- ``glossario.tsv`` here, for what the table does not hold: judges' jargon (SBA, ETB, CMC), synonyms
+  and variants people type, inflected forms, common question words. One pair per line,
+  TAB-separated ``italiano``, ``inglese``, ``nota``; a pair the table already holds is not repeated.
+
+Rows that share a term (in either column) form one *concept*: "azioni generate dallo stato" <->
+"state-based actions" and "azioni generate dallo stato" <-> "SBA" make {azioni generate dallo stato,
 state-based actions, SBA} one concept, so any of them finds the others' texts.
 
-``load_glossary()`` returns the rows for display (the website's glossary page);
+``load_glossary()`` reads ``glossario.tsv``; ``glossary_entries()`` gives every pair;
 ``Glossary`` is the matcher the query builder uses.
 """
 
@@ -16,7 +24,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.search.analysis import stem, terms, words
+from judge.corpus.terminology import Terminology, load_terminology
+from judge.search.analysis import fold, stem, terms, words
 
 GLOSSARY_FILE = Path(__file__).with_name("glossario.tsv")
 MAX_TERM_WORDS = 8
@@ -27,6 +36,7 @@ class GlossaryEntry:
     italian: str
     english: str
     note: str = ""
+    source: str = "glossario"  # "terminologia", "traduzione" (CR glossary translated) or "glossario"
 
 
 def _parse(text: str) -> list[GlossaryEntry]:
@@ -48,8 +58,33 @@ def _parse(text: str) -> list[GlossaryEntry]:
 
 
 def load_glossary(path: Path | None = None) -> list[GlossaryEntry]:
-    """The glossary rows (italian, english, note), in file order."""
+    """The rows of ``glossario.tsv`` (italian, english, note), in file order."""
     return _parse(Path(path or GLOSSARY_FILE).read_text(encoding="utf-8"))
+
+
+def terminology_pairs(table: Terminology) -> list[GlossaryEntry]:
+    """Every English form of the terminology table with its Italian term."""
+    return [GlossaryEntry(t.italian, form, "", "terminologia") for t in table for form in t.english]
+
+
+def translated_pairs(corpus) -> list[GlossaryEntry]:
+    """The Comprehensive Rules glossary terms with the project's Italian term, where translated."""
+    entries = getattr(corpus, "glossary", None) or {}
+    return [GlossaryEntry(e.it_term, e.term, "", "traduzione") for e in entries.values() if e.it_term]
+
+
+def glossary_entries(path: Path | None = None, table: Terminology | None = None, corpus=None) -> list[GlossaryEntry]:
+    """Every pair the search expands with: the table's, the translated CR glossary's, then glossario.tsv's
+    (a pair already given by an earlier source is not repeated)."""
+    table = table if table is not None else load_terminology()
+    out: list[GlossaryEntry] = []
+    seen: set[tuple[str, str]] = set()
+    for e in terminology_pairs(table) + (translated_pairs(corpus) if corpus is not None else []) + load_glossary(path):
+        key = (fold(e.italian), fold(e.english))
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
 
 
 @dataclass
@@ -122,6 +157,16 @@ class Glossary:
                 if key:
                     self._surface.setdefault(key, set()).add(concept.id)
         self.words: set[str] = {w for e in entries for w in words(e.italian) + words(e.english)}
+        self._analysed: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+
+    def analysed(self, concept_id: int) -> list[tuple[str, tuple[str, ...]]]:
+        """(language, indexed terms) of every term of a concept, in both analyzers (computed once)."""
+        got = self._analysed.get(concept_id)
+        if got is None:
+            got = [(lang, seq) for term in self.concepts[concept_id].all_terms for lang in ("it", "en")
+                   if (seq := tuple(terms(term, lang)))]
+            self._analysed[concept_id] = got
+        return got
 
     def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
         return self._index.get((lang, stems), set())
@@ -170,15 +215,16 @@ _cache: dict[tuple, Glossary] = {}
 _lock = threading.Lock()
 
 
-def get_glossary(path: Path | None = None) -> Glossary:
-    """The glossary matcher, cached until the file changes."""
+def get_glossary(path: Path | None = None, corpus=None) -> Glossary:
+    """The glossary matcher, cached until glossario.tsv, the terminology table or the corpus change."""
     p = Path(path or GLOSSARY_FILE)
     st = p.stat()
-    key = (str(p), st.st_mtime_ns, st.st_size)
+    table = corpus.terminology if corpus is not None and len(corpus.terminology) else load_terminology()
+    key = (str(p), st.st_mtime_ns, st.st_size, id(table), corpus.content_hash if corpus is not None else None)
     with _lock:
         g = _cache.get(key)
         if g is None:
-            g = Glossary(load_glossary(p))
+            g = Glossary(glossary_entries(p, table, corpus))
             _cache.clear()
             _cache[key] = g
         return g

@@ -1,5 +1,10 @@
 """The Whoosh index on disk: one document per rule per language, built on first use, swapped atomically.
 
+A rule's Italian document holds the Italian text shown first (``Rule.italian``: the community text
+while current, otherwise the project's translation) in ``body_it``, and the other Italian text, if
+any (the translation behind a current community text, or an outdated community text), in ``alt_it``:
+three text layers, two documents, each analysed in its own language.
+
 Layout under the instance folder::
 
     <instance>/index/<content_hash>-v<SCHEMA_VERSION>/   the index in use (Whoosh files + vocabulary.json)
@@ -32,7 +37,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 9
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
@@ -53,9 +58,12 @@ def make_schema() -> Schema:
         version=STORED(),
         text=STORED(),  # the rule text as shown (snippets are cut from it)
         order=STORED(),  # position in the rule order, for stable ties
+        layer=STORED(),  # "comunità", "traduzione" or "ufficiale"
         # The rule's own text, in its language's analyzer.
         body_it=TEXT(analyzer=IT, phrase=True),
         body_en=TEXT(analyzer=EN, phrase=True),
+        # The other Italian text of the rule (see the module docstring).
+        alt_it=TEXT(analyzer=IT, phrase=True),
         # Context: section title and parent rule ("Trample" for 702.19b), in both languages.
         ctx_it=TEXT(analyzer=IT, phrase=True),
         ctx_en=TEXT(analyzer=EN, phrase=True),
@@ -77,6 +85,28 @@ def _glossary_terms(corpus: Corpus) -> dict[str, list[str]]:
     return out
 
 
+def shown_text(rule, lang: str):
+    """The text of ``rule`` in ``lang`` as the site shows it first (Italian: ``Rule.italian``)."""
+    if rule is None:
+        return None
+    return getattr(rule, "italian", rule.it) if lang == "it" else rule.en
+
+
+def layer_of(t) -> str:
+    """Which text layer ``t`` is: "ufficiale" (English), "comunità" (wiki) or "traduzione" (the project's)."""
+    return t.layer or ("ufficiale" if t.lang == "en" else "comunità")
+
+
+def other_italian(rule):
+    """The Italian text not shown first: the translation behind a current community text, or the
+    outdated community text behind the translation."""
+    shown = shown_text(rule, "it")
+    for t in (rule.it, getattr(rule, "tr", None)):
+        if t is not None and t is not shown and t.text.strip():
+            return t
+    return None
+
+
 def _context(corpus: Corpus, number: str, lang: str) -> str:
     rule = corpus.get(number)
     if rule is None:
@@ -84,25 +114,16 @@ def _context(corpus: Corpus, number: str, lang: str) -> str:
     parts: list[str] = []
     if rule.is_heading:
         # A heading is the context of itself: its title counts as much as for the rules under it.
-        t = getattr(rule, lang)
-        if t:
-            parts.append(t.text)
+        parts.append(shown_text(rule, lang))
     section = corpus.section_of(number)
     if section is not None and section.number != number:
-        t = getattr(section, lang)
-        if t:
-            parts.append(t.text)
+        parts.append(shown_text(section, lang))
     if rule.kind == "sezione":
-        chapter = corpus.chapter_of(number)
-        t = getattr(chapter, lang) if chapter else None
-        if t:
-            parts.append(t.text)
+        parts.append(shown_text(corpus.chapter_of(number), lang))
     parent = corpus.parent(number)
     if parent is not None and parent.kind in ("regola", "sottoregola") and parent.number != number:
-        t = getattr(parent, lang)
-        if t:
-            parts.append(t.text)
-    return "\n".join(parts)
+        parts.append(shown_text(parent, lang))
+    return "\n".join(t.text for t in parts if t)
 
 
 def documents(corpus: Corpus):
@@ -112,7 +133,7 @@ def documents(corpus: Corpus):
         rule = corpus.rules[number]
         ctx = {"it": _context(corpus, number, "it"), "en": _context(corpus, number, "en")}
         for lang in ("it", "en"):
-            t = getattr(rule, lang)
+            t = shown_text(rule, lang)
             if t is None or not t.text.strip():
                 continue
             doc = {
@@ -122,6 +143,7 @@ def documents(corpus: Corpus):
                 "section": rule.section or "",
                 "chapter": rule.chapter,
                 "lang": lang,
+                "layer": layer_of(t),
                 "version": t.version,
                 "text": t.text,
                 "order": order,
@@ -130,6 +152,9 @@ def documents(corpus: Corpus):
                 "ctx_en": ctx["en"],
                 f"examples_{lang}": "\n".join(t.examples),
             }
+            alt = other_italian(rule) if lang == "it" else None
+            if alt is not None:
+                doc["alt_it"] = "\n".join([alt.text, *alt.examples])
             if number in gloss:
                 doc["terms_en"] = "\n".join(gloss[number])
             yield doc
@@ -140,7 +165,7 @@ def vocabulary(corpus: Corpus) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for number in corpus.numbers:
         rule = corpus.rules[number]
-        for t in (rule.it, rule.en):
+        for t in (rule.it, getattr(rule, "tr", None), rule.en):
             if t is not None:
                 counts.update(w for w in words(t.text) if not w.isdigit())
     for term in corpus.in_force.glossary:

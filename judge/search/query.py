@@ -3,11 +3,11 @@
 Pipeline:
 
 1. Clean: control characters removed, length capped (``MAX_QUERY_CHARS`` / ``MAX_WORDS``).
-2. A query that is only a rule reference ("704.5a", "cr 704.5a", "regola 121.4") names a rule:
-   the result is that rule (the page redirects to it).
-3. Parse our small syntax, which never fails: ``"phrases"``, ``AND``/``OR``/``NOT`` (upper case,
-   as the user writes them), ``-word`` (exclude) and ``+word`` (require). Anything else is
-   plain words; unbalanced quotes close at the end; field syntax (``text:(``) is just words.
+2. A query that is only a rule reference ("704.5a", "cr 704.5a", "regola 121.4", "704,5a",
+   "704.5 a") names a rule: the result is that rule (the page redirects to it).
+3. Parse our small syntax (judge/search/syntax.py), which never fails. Magic notation ("-1/-1",
+   "{T}") is text. When the strict reading (phrases, required words) finds nothing, the same
+   words are searched loosely, with a note: punctuation alone never empties a result.
 4. Typo tolerance: a word found nowhere in the corpus (nor as a stem, nor in the glossary) is
    completed if it is a prefix of known words, else corrected to the nearest known words.
 5. Glossary expansion: the longest glossary terms in the query become *concepts* searched
@@ -21,34 +21,38 @@ Pipeline:
 
 from __future__ import annotations
 
-import heapq
 import html
 import json
-import math
 import os
 import re
 import threading
 import time
 from collections import OrderedDict
-from functools import lru_cache
-from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from whoosh.filedb.filestore import FileStorage
 
-from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus import Corpus, load_corpus
-from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, stem, words
+from judge.corpus.citations import as_rule_query, find_citations
+from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, stem, words
 from judge.search.glossary import Glossary, get_glossary
-from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready
-from judge.search.scoring import A, Node, O, P, Scorer, T
+from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready, layer_of, shown_text
+from judge.search.results import Hit, SearchResult
+from judge.search.layout import Layout
+from judge.search.scoring import A, F, Node, O, P, Scorer, T
+from judge.search.snippets import make_snippet, shorten
 from judge.search.spelling import Speller
+from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
-MAX_QUERY_CHARS = 300
-MAX_WORDS = 24
+__all__ = [
+    "Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "get_engine",
+    "index_ready", "make_snippet", "parse", "run_search", "search",
+]
+
 MAX_LIMIT = 100
-RERANK_DEPTH = 300  # candidates reranked by coverage and language
 # Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
 CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "2048") or 0)
 
@@ -59,145 +63,10 @@ W_BODY = 1.0
 W_CTX = 0.15
 W_TERMS = 0.8
 W_EXAMPLES = 0.15
+W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
-ITALIAN_BOOST = 1.5  # Italian documents rank first where they exist
-SNIPPET_CHARS = 240
-
-
-# -- results -------------------------------------------------------------------------------------------
-
-@dataclass
-class Hit:
-    number: str
-    lang: str
-    kind: str
-    section: str
-    section_title: str
-    text: str
-    snippet: str
-    snippet_html: str
-    version: str
-    score: float
-
-    @property
-    def url(self) -> str:
-        return f"/regole/{self.number}"
-
-    def as_json(self) -> dict:
-        return {
-            "number": self.number,
-            "lang": self.lang,
-            "section": self.section,
-            "section_title": self.section_title,
-            "snippet": self.snippet,
-            "snippet_html": self.snippet_html,
-            "version": self.version,
-            "url": self.url,
-            "score": round(self.score, 4),
-        }
-
-
-@dataclass
-class SearchResult:
-    query: str  # what was searched (cleaned)
-    lang: str = "tutte"
-    rule: str | None = None  # the rule named by the query, when it is only a reference
-    hits: list[Hit] = field(default_factory=list)  # this page
-    total: int = 0  # rules matched
-    page: int = 1
-    per_page: int = 10
-    suggestion: str | None = None  # "did you mean"
-    corrections: dict[str, list[str]] = field(default_factory=dict)
-    nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
-    notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
-
-    @property
-    def pages(self) -> int:
-        return max(1, math.ceil(self.total / self.per_page)) if self.per_page else 1
-
-    def as_json(self) -> dict:
-        return {
-            "query": self.query,
-            "total": self.total,
-            "results": [h.as_json() for h in self.hits],
-            "lingua": self.lang,
-            "pagina": self.page,
-            "pagine": self.pages,
-            "regola": self.rule,
-            "forse_cercavi": self.suggestion,
-            "correzioni": self.corrections,
-            "vicine": self.nearest,
-            "note": self.notes,
-        }
-
-
-# -- parsing --------------------------------------------------------------------------------------------
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
-_TOKEN = re.compile(r'"[^"]*"?|[+\-]?[^\s"]+')
-_OPERATORS = {"AND": "AND", "OR": "OR", "NOT": "NOT", "&&": "AND", "||": "OR"}
-
-
-def clean(query: str | None) -> tuple[str, list[str]]:
-    notes: list[str] = []
-    q = _CONTROL.sub(" ", query or "")
-    q = re.sub(r"\s+", " ", q).strip()
-    if len(q) > MAX_QUERY_CHARS:
-        q = q[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or q[:MAX_QUERY_CHARS]
-        notes.append(f"Ricerca troppo lunga: considerati i primi {MAX_QUERY_CHARS} caratteri.")
-    return q, notes
-
-
-@dataclass
-class Item:
-    words: list[str]  # folded words
-    phrase: bool = False
-    mode: str = "should"  # should / must / not
-
-
-def parse(q: str) -> list[list[Item]]:
-    """Clauses (joined by OR) of items. Never raises."""
-    clauses: list[list[Item]] = [[]]
-    pending_not = False
-    pending_and = False
-    for m in _TOKEN.finditer(q):
-        tok = m.group(0)
-        op = _OPERATORS.get(tok)
-        if op == "OR":
-            if clauses[-1]:
-                clauses.append([])
-            pending_not = pending_and = False
-            continue
-        if op == "AND":
-            if clauses[-1] and clauses[-1][-1].mode == "should":
-                clauses[-1][-1].mode = "must"
-            pending_and = bool(clauses[-1])
-            continue
-        if op == "NOT":
-            pending_not = True
-            continue
-        mode = "should"
-        if tok.startswith('"'):
-            ws = words(tok.strip('"'))
-            item = Item(ws, phrase=len(ws) > 1)
-        else:
-            if tok[0] in "+-" and len(tok) > 1:
-                mode = "must" if tok[0] == "+" else "not"
-                tok = tok[1:]
-            ws = words(tok)
-            item = Item(ws)
-        if not item.words:
-            continue
-        if pending_not:
-            mode = "not"
-        elif pending_and and mode == "should":
-            mode = "must"
-        item.mode = mode
-        pending_not = pending_and = False
-        clauses[-1].append(item)
-    return [c for c in clauses if c]
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -212,6 +81,17 @@ class Unit:
     stems: dict[str, set[str]] = field(default_factory=lambda: {"it": set(), "en": set()})
 
 
+def _fields(lang: str) -> tuple[tuple[str, float], ...]:
+    """Where a term is looked for in one language, and how much each place counts."""
+    extra = ("terms_en", W_TERMS) if lang == "en" else ("alt_it", W_ALT)
+    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), extra)
+
+
+FIELDS = {lang: _fields(lang) for lang in ("it", "en")}
+# A phrase is looked for in the same places but the examples.
+PHRASE_FIELDS = {lang: tuple(f for f in FIELDS[lang] if not f[0].startswith("examples")) for lang in ("it", "en")}
+
+
 def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) -> Node | None:
     """The query for a term (stems ``seq``) in one language's fields. ``strict`` (quoted by the
     user): the exact phrase in the rule text only."""
@@ -222,24 +102,12 @@ def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) 
             return T(f"body_{lang}", seq[0], boost)
         return P(f"body_{lang}", tuple(seq), boost)
     if len(seq) == 1:
-        t = seq[0]
-        subs: list[Node] = [
-            T(f"body_{lang}", t, boost * W_BODY),
-            T(f"ctx_{lang}", t, boost * W_CTX),
-            T(f"examples_{lang}", t, boost * W_EXAMPLES),
-        ]
-        if lang == "en":
-            subs.append(T("terms_en", t, boost * W_TERMS))
-        return O(tuple(subs))
-    subs = [
-        P(f"body_{lang}", tuple(seq), boost * W_BODY),
-        P(f"ctx_{lang}", tuple(seq), boost * W_CTX),
+        return F(FIELDS[lang], (seq[0],), boost)
+    return O((
+        F(PHRASE_FIELDS[lang], tuple(seq), boost),
         # The words of a term apart ("combat damage by the same commander" for "commander damage").
         A(tuple(T(f"body_{lang}", t) for t in dict.fromkeys(seq)), boost * W_LOOSE),
-    ]
-    if lang == "en":
-        subs.append(P("terms_en", tuple(seq), boost * W_TERMS))
-    return O(tuple(subs))
+    ))
 
 
 def _variants(subs: list[Node]) -> Node:
@@ -260,7 +128,8 @@ class Engine:
         # plain read just fails (and the index is rebuilt, see run_search).
         self.ix = FileStorage(str(path), supports_mmap=False).open_index()
         self.scorer = Scorer(self.ix)
-        self.glossary: Glossary = get_glossary()
+        self.layout = Layout(self.scorer.stored)
+        self.glossary: Glossary = get_glossary(corpus=corpus)
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
         vocab: dict[str, int] = dict(meta["words"])
         for w in self.glossary.words:
@@ -268,10 +137,11 @@ class Engine:
         self.speller = Speller(vocab, preferred=self.glossary.words)
         reader = self.scorer.reader
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it") for t in reader.field_terms(f)},
             "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
+        self._titles: dict[str, str] = {}
         self._cache_lock = threading.Lock()
 
     # -- words ---------------------------------------------------------------------------------------
@@ -283,6 +153,9 @@ class Engine:
 
     def fix(self, w: str) -> tuple[list[str], str | None]:
         """Alternatives to search for a word, and the correction to suggest (None for none)."""
+        if is_notation(w) and not self.known(w):
+            # A symbol or P/T the rules never write ("{vu}", "7/13"): its letters and digits as words.
+            return list(dict.fromkeys(re.findall(r"[a-z]{2,}|\d+", w))) or [w], None
         if len(w) < 4 or self.known(w) or any(ch.isdigit() for ch in w):
             return [w], None
         completions = self.speller.complete(w)
@@ -316,17 +189,14 @@ class Engine:
         seen: set[tuple[str, tuple[str, ...]]] = set()
         unit = Unit(label=label, query=None, weight=weight)
         for cid in sorted(concept_ids):
-            for term in self.glossary.concepts[cid].all_terms:
-                for lang in ("it", "en"):
-                    seq = [t.text for t in ANALYZERS[lang](term)]
-                    key = (lang, tuple(seq))
-                    if not seq or key in seen:
-                        continue
-                    seen.add(key)
-                    unit.stems[lang].update(seq)
-                    q = _field_query(lang, seq, weight, strict)
-                    if q is not None:
-                        subs.append(q)
+            for lang, seq in self.glossary.analysed(cid):
+                if (lang, seq) in seen:
+                    continue
+                seen.add((lang, seq))
+                unit.stems[lang].update(seq)
+                q = _field_query(lang, list(seq), weight, strict)
+                if q is not None:
+                    subs.append(q)
         unit.query = _variants(subs) if subs else None
         return unit
 
@@ -409,6 +279,40 @@ class Engine:
         flush_run()
         return out
 
+    def _evaluate(self, clauses: list[list[Item]], number_units: list[Unit], corrections: dict[str, list[str]],
+                  memo: dict):
+        """The documents the query admits (mask), their scores, and the query's positive units.
+        Clauses are alternatives (OR): a document admitted by several adds their scores."""
+        sc = self.scorer
+        admitted = np.zeros(sc.n, dtype=bool)
+        total = np.zeros(sc.n, dtype=np.float32)
+        positive_units: list[Unit] = list(number_units)
+        for items in clauses:
+            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
+            positives = [u for u, m in units if m in ("should", "must")]
+            nots = [u for u, m in units if m == "not"]
+            positive_units.extend(positives)
+            if positives:
+                scores = sc.scores(O(tuple(u.query for u in positives)), memo)
+                mask = scores > 0
+                for u, m in units:
+                    if m == "must":
+                        mask &= sc.scores(u.query, memo) > 0
+            elif nots:
+                scores = np.zeros(sc.n, dtype=np.float32)
+                mask = np.ones(sc.n, dtype=bool)  # "NOT x" alone: everything but x
+            else:
+                continue
+            for u in nots:
+                mask &= ~(sc.scores(u.query, memo) > 0)
+            admitted |= mask
+            total += scores * mask
+        if number_units:
+            scores = sc.scores(O(tuple(u.query for u in number_units)), memo)
+            admitted |= scores > 0
+            total += scores
+        return admitted, total, positive_units
+
     # -- searching ----------------------------------------------------------------------------------------
     def search(
         self,
@@ -444,7 +348,8 @@ class Engine:
         result = SearchResult(query=q, lang=lang, page=page, per_page=per_page, notes=notes)
         if not q:
             return result
-        number = as_rule_query(q)
+        q_ref = with_rule_dots(q)
+        number = as_rule_query(q_ref)
         if number is not None:
             rule = self.corpus.get(number)
             if rule is not None:
@@ -461,46 +366,29 @@ class Engine:
 
         # Rule numbers inside a longer query are matched on the number field.
         number_units: list[Unit] = []
-        text = q
-        for c in find_citations(q):
+        text = q_ref
+        cites = find_citations(q_ref)
+        for c in cites:
             for n in c.numbers[:5]:
                 if n in self.corpus:
                     number_units.append(Unit(label=n, query=T("number", n, W_NUMBER)))
         if number_units:
-            cites = find_citations(q)
-            text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q))
+            text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q_ref))
 
         clauses = parse(text)
         total_words = sum(len(it.words) for c in clauses for it in c)
         if total_words > MAX_WORDS:
-            clauses = _truncate(clauses, MAX_WORDS)
+            clauses = truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
-        sc = self.scorer
-        # Per clause: the documents it admits, scored by its positive units.
-        clause_docs: list[dict[int, float]] = []
-        positive_units: list[Unit] = list(number_units)
-        for items in clauses:
-            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
-            positives = [u for u, m in units if m in ("should", "must")]
-            must = [u for u, m in units if m == "must"]
-            nots = [u for u, m in units if m == "not"]
-            positive_units.extend(positives)
-            if positives:
-                docs = dict(sc.scores(O(tuple(u.query for u in positives))))
-                for u in must:
-                    required = sc.scores(u.query)
-                    docs = {d: v for d, v in docs.items() if d in required}
-            elif nots:
-                docs = dict.fromkeys(range(sc.n), 0.0)  # "NOT x" alone: everything but x
-            else:
-                continue
-            for u in nots:
-                excluded = sc.scores(u.query)
-                docs = {d: v for d, v in docs.items() if d not in excluded}
-            clause_docs.append(docs)
-        if number_units:
-            clause_docs.append(dict(sc.scores(O(tuple(u.query for u in number_units)))))
+        memo: dict = {}
+        admitted, raw, positive_units = self._evaluate(clauses, number_units, corrections, memo)
+        loose = relaxed(clauses)
+        if not admitted.any() and loose != clauses:
+            admitted, raw, positive_units = self._evaluate(loose, number_units, corrections, memo)
+            if admitted.any():
+                result.notes.append("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole "
+                                    "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
         suggestion_words = []
         changed = False
@@ -513,104 +401,65 @@ class Engine:
                 suggestion_words.append(w)
         if changed:
             result.suggestion = " ".join(suggestion_words)
-        if not clause_docs:
+        admitted &= self.layout.filter(lang, chapter, section)
+        if not admitted.any():
             return result
 
-        scores: dict[int, float] = {}
-        for docs in clause_docs:  # clauses are alternatives (OR): scores add up
-            for d, v in docs.items():
-                scores[d] = scores.get(d, 0.0) + v
-        stored = sc.stored
-        if lang != "tutte" or chapter or section:
-            scores = {
-                d: v for d, v in scores.items()
-                if (lang == "tutte" or stored[d]["lang"] == lang)
-                and (not chapter or stored[d]["chapter"] == chapter)
-                and (not section or stored[d]["section"] == section)
-            }
-        if not scores:
-            return result
-        numbers_of = sc.numbers_of
-        total = len({numbers_of[d] for d in scores})
-        # Rerank the best candidates only: reranking can lower a score, never raise it.
-        depth = max(RERANK_DEPTH, page * per_page * 4)
-        candidates = heapq.nlargest(depth, scores.items(), key=itemgetter(1)) if len(scores) > depth else scores.items()
-        # Coverage: the share of the query's units (by weight) each document matches.
-        total_weight = sum(u.weight for u in positive_units) or 1.0
-        unit_docs = [sc.scores(u.query) for u in positive_units] if len(positive_units) > 1 else []
-
-        best: dict[str, tuple[float, dict, float]] = {}  # number -> (score, fields, italian score)
-        for d, raw in candidates:
-            f = stored[d]
-            if unit_docs:
-                cov = min(1.0, sum(u.weight for u, ds in zip(positive_units, unit_docs) if d in ds) / total_weight)
-            else:
-                cov = 1.0
+        # Coverage: the share of the query's units (by weight) each document matches; all words beat
+        # some words. Reranking can lower a score, never raise it.
+        if len(positive_units) > 1:
+            total_weight = sum(u.weight for u in positive_units) or 1.0
+            cov = np.zeros(self.scorer.n, dtype=np.float32)
+            for u in positive_units:
+                cov += np.float32(u.weight) * (self.scorer.scores(u.query, memo) > 0)
+            cov = np.minimum(cov / np.float32(total_weight), 1.0)
             score = raw * (0.15 + 0.85 * cov * cov)
-            if f["lang"] == "it":
-                score *= ITALIAN_BOOST
-            n = f["number"]
-            prev = best.get(n)
-            if prev is None:
-                best[n] = (score, f, score if f["lang"] == "it" else 0.0)
-            else:
-                top = max(prev[0], score)
-                # Show the Italian text of a rule when it matched.
-                shown = f if f["lang"] == "it" else prev[1]
-                best[n] = (top, shown, max(prev[2], score if f["lang"] == "it" else 0.0))
-        ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]["order"]))
-        result.total = max(total, len(ranked))
-        start = (page - 1) * per_page
+        else:
+            score = raw.copy()
+        score *= self.layout.language_boost
+        ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        page_hits = ranked[start : start + per_page]
-        if lang == "tutte":
-            # A rule with Italian text is shown in Italian, even when only its English text matched.
-            page_hits = [(score, self._italian_fields(f), it) for score, f, it in page_hits]
-        result.hits = [self._hit(f, score, stems) for score, f, _ in page_hits]
-        if result.hits and result.suggestion is None and ranked[0][0] < 0.5 and corrections:
+        result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), stems)
+                       for r, sc in ranked[(page - 1) * per_page:]]
+        if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
 
     # -- hits -------------------------------------------------------------------------------------------
-    def _italian_fields(self, f: dict) -> dict:
-        if f["lang"] == "it":
-            return f
-        for d in self.scorer.by_number.get(f["number"], ()):
-            if self.scorer.stored[d]["lang"] == "it":
-                return self.scorer.stored[d]
-        return f
-
-    def _section_title(self, number: str, lang: str) -> str:
-        sec = self.corpus.section_of(number) or self.corpus.get(number)
-        if sec is None:
-            return ""
-        t = sec.it or sec.en if lang == "it" else sec.en or sec.it
-        return t.text if t else ""
+    def _section_title(self, number: str) -> str:
+        """The section's title as the breadcrumbs show it: Italian where there is one."""
+        title = self._titles.get(number)
+        if title is None:
+            sec = self.corpus.section_of(number) or self.corpus.get(number)
+            t = sec.best if sec is not None else None
+            title = self._titles[number] = t.text if t else ""
+        return title
 
     def _direct_hit(self, number: str, lang: str) -> Hit | None:
         rule = self.corpus.get(number)
         if rule is None:
             return None
-        t = rule.en if lang == "en" else (rule.it if lang == "it" else rule.best)
+        t = rule.en if lang == "en" else (shown_text(rule, "it") if lang == "it" else rule.best)
         if t is None:
             t = rule.best
         if t is None:
             return None
-        snippet = _shorten(t.text)
+        snippet = shorten(t.text)
         return Hit(
             number=number,
             lang=t.lang,
             kind=rule.kind,
             section=rule.section or "",
-            section_title=self._section_title(number, t.lang),
+            section_title=self._section_title(number),
             text=t.text,
             snippet=snippet,
             snippet_html=html.escape(snippet),
             version=t.version,
             score=1.0,
+            layer=layer_of(t),
         )
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:
@@ -620,85 +469,14 @@ class Engine:
             lang=f["lang"],
             kind=f["kind"],
             section=f["section"],
-            section_title=self._section_title(f["number"], f["lang"]),
+            section_title=self._section_title(f["number"]),
             text=f["text"],
             snippet=snippet,
             snippet_html=snippet_html,
             version=f["version"],
             score=score,
+            layer=f.get("layer", ""),
         )
-
-
-def _truncate(clauses: list[list[Item]], limit: int) -> list[list[Item]]:
-    out: list[list[Item]] = []
-    left = limit
-    for c in clauses:
-        kept: list[Item] = []
-        for it in c:
-            if left <= 0:
-                break
-            ws = it.words[:left]
-            left -= len(ws)
-            kept.append(Item(ws, it.phrase and len(ws) > 1, it.mode))
-        if kept:
-            out.append(kept)
-    return out
-
-
-def _shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0]
-    return cut + " …"
-
-
-@lru_cache(maxsize=8192)
-def _tokens(text: str, lang: str) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, term) of every word of a (normalised) text, cached: texts repeat across searches."""
-    return tuple((t.startchar, t.endchar, t.text) for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"))
-
-
-def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
-    """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
-    text = " ".join(text.split())
-    spans: list[tuple[int, int]] = [(s, e) for s, e, term in _tokens(text, lang) if term in stems]
-    if len(text) <= limit:
-        start, end = 0, len(text)
-    elif not spans:
-        start, end = 0, limit
-    else:
-        # The window of `limit` characters that covers the most matches.
-        best_i, best_count = 0, 0
-        j = 0
-        for i, (s, _) in enumerate(spans):
-            while j < len(spans) and spans[j][1] - s <= limit:
-                j += 1
-            if j - i > best_count:
-                best_i, best_count = i, j - i
-        start = max(0, spans[best_i][0] - 40)
-        end = min(len(text), start + limit)
-        start = max(0, min(start, end - limit))
-        if start > 0:
-            sp = text.find(" ", start)
-            start = sp + 1 if 0 <= sp < spans[best_i][0] else start
-        if end < len(text):
-            sp = text.rfind(" ", start, end)
-            end = sp if sp > start else end
-    pre = "… " if start > 0 else ""
-    post = " …" if end < len(text) else ""
-    plain = pre + text[start:end] + post
-    parts: list[str] = [html.escape(pre)]
-    pos = start
-    for s, e in spans:
-        if s < start or e > end:
-            continue
-        parts.append(html.escape(text[pos:s]))
-        parts.append("<mark>" + html.escape(text[s:e]) + "</mark>")
-        pos = e
-    parts.append(html.escape(text[pos:end]))
-    parts.append(html.escape(post))
-    return plain, "".join(parts)
 
 
 # -- engines per instance folder ---------------------------------------------------------------------------
@@ -707,6 +485,18 @@ _engines: dict[str, Engine] = {}
 _engines_lock = threading.Lock()
 # How often an open engine looks at its files on disk (deleted, replaced or damaged since it opened them).
 DISK_CHECK_SECONDS = 2.0
+
+
+_keys: dict[str, str] = {}
+
+
+def _key(instance: str | os.PathLike) -> str:
+    """The engines' key for an instance folder: its resolved path (resolved once, not per request)."""
+    raw = os.fspath(instance)
+    key = _keys.get(raw)
+    if key is None:
+        key = _keys[raw] = str(Path(raw).resolve())
+    return key
 
 
 def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | None = None) -> Engine:
@@ -728,7 +518,7 @@ def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify
     Every few seconds (or with ``verify``) the open index's files are compared with what was
     opened: an index deleted or damaged on disk is rebuilt and reopened, never half-read."""
     corpus = corpus or load_corpus()
-    key = str(Path(instance).resolve())
+    key = _key(instance)
     engine = _engines.get(key)
     now = time.monotonic()
     if engine is not None and engine.corpus is corpus and not verify and now - engine.checked < DISK_CHECK_SECONDS:
@@ -762,7 +552,7 @@ def run_search(instance: str | os.PathLike, query: str | None, **kwargs) -> Sear
 def index_ready(instance: str | os.PathLike) -> bool:
     """Is the index for the current corpus built (without building it)? Cheap: health checks call it."""
     corpus = load_corpus()
-    engine = _engines.get(str(Path(instance).resolve()))
+    engine = _engines.get(_key(instance))
     if engine is not None and engine.corpus is corpus:
         return True
     return is_ready(index_root(instance) / index_name(corpus))

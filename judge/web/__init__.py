@@ -66,10 +66,12 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     app.secret_key = app.config.get("SECRET_KEY") or _secret_key(instance)
 
-    from judge.web import errors, security
+    from judge.web import compress, errors, security, slashes
 
     security.init_app(app)
+    slashes.init_app(app)
     errors.init_app(app)
+    compress.init_app(app)
 
     from judge.web.blueprints import register_blueprints
 

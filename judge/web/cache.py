@@ -3,7 +3,8 @@
 Rule, section, search and API pages are the same for every visitor until the corpus
 (or the library) changes, so the rendered bytes are kept in a bounded LRU keyed by
 path, query string and those versions, and served with an ETag (304 on a match).
-Responses that set cookies or touch the session are never kept.
+Each compressed encoding of a page (judge/web/compress.py) is kept beside it once made,
+with its own ETag. Responses that set cookies or touch the session are never kept.
 """
 
 from __future__ import annotations
@@ -16,39 +17,68 @@ from collections import OrderedDict
 from flask import Response, current_app, make_response, request, session
 
 from judge.corpus import load_corpus
-from judge.web import library
+from judge.web import compress, library
 
 MAX_BYTES = 32 * 1024 * 1024  # keeps the server well under its memory goal
 MAX_KEY = 2048  # longer URLs are rendered but not kept
 CACHE_CONTROL = "public, max-age=300"
 
 
+class Page:
+    """A rendered page and its compressed encodings (made on first request)."""
+
+    __slots__ = ("body", "mimetype", "etag", "encoded", "kept")
+
+    def __init__(self, body: bytes, mimetype: str, etag: str):
+        self.body, self.mimetype, self.etag = body, mimetype, etag
+        self.encoded: dict[str, bytes] = {}
+        self.kept = False  # in the cache (its bytes counted in PageCache.size)
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + sum(len(b) for b in self.encoded.values())
+
+
 class PageCache:
     def __init__(self, max_bytes: int = MAX_BYTES):
         self.max_bytes = max_bytes
         self.size = 0
-        self.items: OrderedDict[tuple, tuple[bytes, str, str]] = OrderedDict()
+        self.items: OrderedDict[tuple, Page] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple):
+    def get(self, key: tuple) -> Page | None:
         with self.lock:
             hit = self.items.get(key)
             if hit is not None:
                 self.items.move_to_end(key)
             return hit
 
-    def put(self, key: tuple, body: bytes, mimetype: str, etag: str) -> None:
-        if len(body) > self.max_bytes // 16:
+    def put(self, key: tuple, page: Page) -> None:
+        if len(page.body) > self.max_bytes // 16:
             return
         with self.lock:
             old = self.items.pop(key, None)
             if old is not None:
-                self.size -= len(old[0])
-            self.items[key] = (body, mimetype, etag)
-            self.size += len(body)
-            while self.size > self.max_bytes and self.items:
-                _, (dropped, _, _) = self.items.popitem(last=False)
-                self.size -= len(dropped)
+                old.kept = False
+                self.size -= old.size
+            self.items[key] = page
+            page.kept = True
+            self.size += page.size
+            self._trim()
+
+    def add_encoding(self, page: Page, encoding: str, data: bytes) -> None:
+        with self.lock:
+            if encoding not in page.encoded:
+                page.encoded[encoding] = data
+                if page.kept:
+                    self.size += len(data)
+                    self._trim()
+
+    def _trim(self) -> None:
+        while self.size > self.max_bytes and self.items:
+            _, dropped = self.items.popitem(last=False)
+            dropped.kept = False
+            self.size -= dropped.size
 
 
 def _cache() -> PageCache | None:
@@ -68,19 +98,33 @@ def cached(view):
             return view(*args, **kwargs)
         versions = (load_corpus().content_hash, library.version(current_app.config.get("SCENARIO_LIBRARY") or None))
         key = (request.endpoint, full, *versions)
-        hit = cache.get(key)
-        if hit is not None:
-            body, mimetype, etag = hit
-            resp = Response(body, mimetype=mimetype)
-        else:
+        page = cache.get(key)
+        if page is None:
             resp = make_response(view(*args, **kwargs))
             if resp.status_code != 200 or resp.direct_passthrough or "Set-Cookie" in resp.headers or session.modified:
                 return resp
             body = resp.get_data()
-            etag = hashlib.blake2b(body, digest_size=12).hexdigest()
-            cache.put(key, body, resp.mimetype, etag)
-        resp.set_etag(etag)
-        resp.headers["Cache-Control"] = CACHE_CONTROL
-        return resp.make_conditional(request)
+            page = Page(body, resp.mimetype, hashlib.blake2b(body, digest_size=12).hexdigest())
+            cache.put(key, page)
+        return _serve(cache, page)
 
     return wrapper
+
+
+def _serve(cache: PageCache, page: Page) -> Response:
+    """The page in the encoding the client asked for, with that encoding's ETag (304 on a match)."""
+    resp = Response(page.body, mimetype=page.mimetype)
+    encoding = None
+    if compress.eligible(page.mimetype, len(page.body)):
+        resp.vary.add("Accept-Encoding")
+        encoding = compress.negotiate(request.headers.get("Accept-Encoding"))
+    if encoding is not None:
+        data = page.encoded.get(encoding)
+        if data is None:
+            data = compress.encode(page.body, encoding)
+            cache.add_encoding(page, encoding, data)
+        resp.set_data(data)
+        resp.headers["Content-Encoding"] = encoding
+    resp.set_etag(compress.encoded_etag(page.etag, encoding))
+    resp.headers["Cache-Control"] = CACHE_CONTROL
+    return resp.make_conditional(request)

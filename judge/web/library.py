@@ -95,9 +95,21 @@ def library(folder: Path | None = None) -> list[LibraryEntry]:
     return list(entries)
 
 
+_versions: dict[tuple, int] = {}
+
+
 def version(folder: Path | None = None) -> int:
-    """Changes whenever the library's content does (for caches of pages that list scenarios)."""
-    return hash(tuple((e.slug, e.title, e.rules) for e in library(folder)))
+    """Changes whenever the library's content does (for caches of pages that list scenarios).
+    Computed once per library state: every cached page asks, on every request."""
+    entries = library(folder)
+    key = (str(folder), _cache["key"])
+    got = _versions.get(key)
+    if got is None:
+        got = hash(tuple((e.slug, e.title, e.rules) for e in entries))
+        if len(_versions) > 64:
+            _versions.clear()
+        _versions[key] = got
+    return got
 
 
 def entry(slug: str, folder: Path | None = None) -> LibraryEntry | None:
@@ -135,10 +147,26 @@ def exercises(cited: str, number: str) -> bool:
     return rest.isalpha()                          # 704.5 → 704.5j
 
 
+_by_rule: dict[tuple, list[tuple[str, str]]] = {}
+
+
 def scenarios_for_rule(number: str, folder: Path | None = None) -> list[tuple[str, str]]:
-    """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first)."""
+    """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first).
+    Kept per rule until the library changes: every rule page asks."""
+    entries = library(folder)
+    key = (str(folder), _cache["key"], number)
+    got = _by_rule.get(key)
+    if got is None:
+        got = _scenarios_for_rule(number, entries)
+        if len(_by_rule) > 20_000:
+            _by_rule.clear()
+        _by_rule[key] = got
+    return list(got)
+
+
+def _scenarios_for_rule(number: str, entries: list[LibraryEntry]) -> list[tuple[str, str]]:
     exact, below = [], []
-    for e in library(folder):
+    for e in entries:
         if any(r.lower() == number.strip().lower() for r in e.rules):
             exact.append((e.slug, e.title))
         elif any(exercises(r, number) for r in e.rules):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import NamedTuple
 
-from flask import url_for
+from flask import current_app, has_request_context, request, url_for
 from markupsafe import Markup, escape
 
 from judge.corpus.citations import Citation, find_citations
@@ -26,8 +26,26 @@ KIND_LABELS = {
 }
 
 
+MAX_CACHED_URLS = 20_000
+
+
+def cached_url(endpoint: str, **values) -> str:
+    """``url_for`` for addresses that do not change while the app runs (navigation, rule pages):
+    built once per endpoint, values and script root. Every page links a few dozen of them."""
+    cache = current_app.extensions.setdefault("judge.urls", {})
+    key = (endpoint, request.script_root if has_request_context() else "", tuple(sorted(values.items())))
+    url = cache.get(key)
+    if url is None:
+        url = url_for(endpoint, **values)
+        if len(cache) < MAX_CACHED_URLS:
+            cache[key] = url
+    return url
+
+
 def rule_url(number: str, external: bool = False, **kwargs) -> str:
-    return url_for("rules.rule", numero=number, _external=external, **kwargs)
+    if external or kwargs:
+        return url_for("rules.rule", numero=number, _external=external, **kwargs)
+    return cached_url("rules.rule", numero=number)
 
 
 def rule_title(rule: Rule) -> str:
@@ -156,12 +174,12 @@ def init_app(app) -> None:
 
     @app.context_processor
     def _endpoints():
-        from flask import current_app
-
         def has_endpoint(name: str) -> bool:
             return name in current_app.view_functions
 
         def endpoint_url(name: str, fallback: str, **values) -> str:
-            return url_for(name, **values) if name in current_app.view_functions else fallback
+            if name not in current_app.view_functions:
+                return fallback
+            return url_for(name, **values) if values else cached_url(name)
 
-        return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url}
+        return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url, "cached_url": cached_url}

@@ -14,7 +14,7 @@ from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus import pinned
 from judge.corpus.diff import word_diff
 from judge.web import changes as edition_changes
-from judge.web import render
+from judge.web import glossary_search, render
 from judge.web.changes import MAX_NUMBER_INPUT
 from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
 from judge.web.cache import cached
@@ -363,9 +363,16 @@ def glossary_entries(corpus: Corpus) -> list[dict]:
 def glossario():
     corpus = load_corpus()
     entries = glossary_entries(corpus)
-    letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
     translated = sum(1 for e in entries if e["it_text"])
-    return render_template("glossario.html", corpus=corpus, entries=entries, letters=letters, translated=translated)
+    total = len(entries)
+    q = " ".join(request.args.get("q", "").split())[:glossary_search.MAX_QUERY_CHARS]
+    if q:
+        from judge.search.glossary import get_glossary
+
+        entries = glossary_search.search_entries(entries, q, get_glossary(corpus=corpus))
+    letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
+    return render_template("glossario.html", corpus=corpus, entries=entries, letters=letters, translated=translated,
+                           total=total, q=q)
 
 
 @bp.get("/turno")

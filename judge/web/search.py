@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
+from judge.corpus import load_corpus
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready, run_search
 from judge.web.cache import cached
 
@@ -42,6 +43,18 @@ def _params() -> dict:
     }
 
 
+def active_filters(params: dict) -> list[str]:
+    """The filters in use, in words ("solo italiano", "capitolo 7"): the folded filter box says them."""
+    out = []
+    if params["lang"] != "tutte":
+        out.append("solo italiano" if params["lang"] == "it" else "solo inglese")
+    if params["chapter"]:
+        out.append(f"capitolo {params['chapter']}")
+    if params["section"]:
+        out.append(f"sezione {params['section']}")
+    return out
+
+
 def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
     return run_search(current_app.instance_path, q, page=page, per_page=per_page, **params)
 
@@ -55,19 +68,13 @@ def cerca():
     result = _run(q, page, PER_PAGE, params) if q.strip() else SearchResult(query="")
     if result.rule and request.args.get("diretto", "1") != "0":
         return redirect(f"/regole/{result.rule}", code=302)
-    chapters = []
-    try:
-        from judge.corpus import load_corpus
-
-        corpus = load_corpus()
-        chapters = [(c.number, c.best.text if c.best else "") for c in corpus.chapters()]
-    except Exception:  # pragma: no cover - the page still works without the filter list
-        pass
+    chapters = [(c.number, c.best.text if c.best else "") for c in load_corpus().chapters()]
     return render_template(
         "cerca.html",
         q=result.query if q.strip() else "",
         result=result,
         params=params,
+        attivi=active_filters(params),
         chapters=chapters,
         max_chars=MAX_QUERY_CHARS,
     )

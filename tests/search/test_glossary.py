@@ -1,25 +1,42 @@
+from judge.corpus.terminology import load_terminology
 from judge.search.analysis import fold
-from judge.search.glossary import GLOSSARY_FILE, Glossary, get_glossary, load_glossary
+from judge.search.glossary import GLOSSARY_FILE, Glossary, get_glossary, glossary_entries, load_glossary, terminology_pairs
 
 
 def test_file_has_header_and_enough_pairs():
     lines = [ln for ln in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
     assert lines[0].split("\t")[:2] == ["italiano", "inglese"]
-    entries = load_glossary()
-    assert len(entries) >= 150
-    assert all(e.italian and e.english for e in entries)
-    assert len({(e.italian.lower(), e.english.lower()) for e in entries}) == len(entries), "duplicate rows"
+    rows = load_glossary()
+    assert len(rows) >= 100
+    assert all(e.italian and e.english for e in rows)
+    assert len({(e.italian.lower(), e.english.lower()) for e in rows}) == len(rows), "duplicate rows"
+    assert len(glossary_entries()) >= 400
+
+
+def test_one_terminology_table_no_pair_defined_twice():
+    """glossario.tsv holds only what rules_it/terminologia.tsv does not: the same pair is never in both."""
+    table = {(fold(e.italian), fold(e.english)) for e in terminology_pairs(load_terminology())}
+    twice = [(e.italian, e.english) for e in load_glossary() if (fold(e.italian), fold(e.english)) in table]
+    assert twice == []
+
+
+def test_search_expands_with_the_terminology_table():
+    g = get_glossary()
+    for it, en in [("intermittenza", "phasing"), ("manovrare", "crew"), ("cangiante", "changeling"), ("egida", "ward"),
+                   ("grimorio", "library"), ("travolgere", "trample")]:
+        [(_, _, ids)] = g.match([fold(w) for w in it.split()])
+        assert any(en in g.concepts[i].english for i in ids), (it, en)
 
 
 def test_required_pairs_present():
-    pairs = {(fold(e.italian), fold(e.english)) for e in load_glossary()}
+    pairs = {(fold(e.italian), fold(e.english)) for e in glossary_entries()}
     for it, en in [
         ("stap", "untap"), ("grimorio", "library"), ("pila", "stack"), ("cancellazione", "cleanup"),
         ("mantenimento", "upkeep"), ("azioni generate dallo stato", "state-based actions"),
         ("azioni generate dallo stato", "sba"),
     ]:
         assert (it, en) in pairs
-    jargon = {fold(e.english) for e in load_glossary()}
+    jargon = {fold(e.english) for e in load_glossary()}  # jargon lives in glossario.tsv
     assert {"etb", "apnap", "ltb", "eot", "cmc"} <= jargon
 
 
@@ -39,7 +56,7 @@ def test_italian_terms_come_from_our_italian_texts(corpus):
     italian_text = " ".join(
         fold(t.text) for r in corpus.rules.values() for t in [r.it] if t is not None
     )
-    entries = load_glossary()
+    entries = glossary_entries()
     found = sum(1 for e in entries if fold(e.italian) in italian_text)
     assert found / len(entries) >= 0.3
 

@@ -172,3 +172,19 @@ def test_property_any_string_gives_a_result(engine, q):
     assert r.total >= len(r.hits)
     for h in r.hits:
         assert h.url == f"/regole/{h.number}" and h.lang in ("it", "en")
+
+
+def test_concurrent_searches_on_a_fresh_engine_match_sequential_ones(engine, corpus):
+    """Postings are read from the index lazily, by whichever request needs them first: many threads
+    at once on cold caches must get exactly what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from judge.search.evaluate import load_questions
+    from judge.search.query import Engine
+
+    queries = [q.q for q in load_questions()][:160]
+    expected = {q: numbers(engine.search(q)) for q in queries}
+    fresh = Engine(engine.path, corpus)
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        got = dict(zip(queries, pool.map(lambda q: numbers(fresh.search(q)), queries)))
+    assert got == expected

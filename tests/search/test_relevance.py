@@ -1,10 +1,20 @@
-"""Relevance over the question set (tests/search/questions.json), written before tuning."""
+"""Relevance over the question set (tests/search/questions.json), split once at random into a tuning
+half and a held-out half (seed and method in the file). Weights, glossary and analysis are tuned on
+the tuning half only; the goal is measured on the held-out half, and its misses are never printed
+here (looking at them is tuning on them)."""
 
 from collections import Counter
 
 import pytest
 
-from judge.search.evaluate import SubstringBaseline, load_questions, measure
+from judge.search.evaluate import HALVES, SubstringBaseline, engine_ranker, load_questions, measure, split_info
+
+# The issue's goal on the held-out half.
+GOAL_RECALL5 = 0.95
+GOAL_MRR = 0.85
+# Floors that catch regressions: below every figure measured since the split, far below the goal.
+FLOOR_RECALL5 = 0.78
+FLOOR_MRR = 0.62
 
 
 @pytest.fixture(scope="module")
@@ -12,35 +22,56 @@ def questions():
     return load_questions()
 
 
-def ranker(engine):
-    def rank(q):
-        r = engine.search(q, per_page=10)
-        return [r.rule] if r.rule else [h.number for h in r.hits]
-
-    return rank
-
-
-def test_question_set_is_realistic_and_checked(questions, corpus):
-    assert len(questions) >= 60
+def test_question_set_is_large_varied_checked_and_split_once(questions, corpus):
+    assert len(questions) >= 250
     cats = Counter(q.cat for q in questions)
-    assert {"it", "jargon", "typo", "no-accents", "en"} <= set(cats)
+    assert {"it", "jargon", "typo", "no-accents", "en", "notation"} <= set(cats)
+    assert cats["notation"] >= 20 and cats["typo"] + cats["no-accents"] >= 30
     for q in questions:
         assert q.rules and all(n in corpus for n in q.rules), q.q
+    # Questions about every chapter, variants (8 and 9) included.
+    assert {corpus.get(q.rules[0]).chapter for q in questions} == set("123456789")
+    assert len({q.id for q in questions}) == len(questions)
+    assert len({q.q for q in questions}) == len(questions)
+    # One split, recorded: every question in a half, halves within one question of each other.
+    halves = Counter(q.half for q in questions)
+    assert set(halves) == set(HALVES) and abs(halves["tuning"] - halves["heldout"]) <= 1
+    info = split_info()
+    assert isinstance(info.get("seed"), int) and info.get("method")
 
 
-def test_recall_at_5(engine, questions):
-    m = measure(questions, ranker(engine))
-    misses = "\n".join(f"  {q.q!r} want {q.rules} got {got}" for q, got in m.misses)
-    assert m.recall5 >= 0.9, f"{m.line()}\nmisses:\n{misses}"
+def _heldout_metrics(engine, questions):
+    return measure([q for q in questions if q.half == "heldout"], engine_ranker(engine))
 
 
-def test_better_than_ctrl_f(engine, questions, corpus):
-    ours = measure(questions, ranker(engine))
-    base = measure(questions, SubstringBaseline(corpus))
-    assert ours.recall5 > base.recall5 and ours.mrr > base.mrr
+def _translation_complete(corpus) -> bool:
+    rules = [r for r in corpus.rules.values() if r.kind in ("regola", "sottoregola") and r.en is not None]
+    return all(r.tr is not None or r.it is not None for r in rules)
 
 
-@pytest.mark.parametrize("cat", ["it", "jargon", "typo", "no-accents", "en"])
+def test_heldout_relevance_reaches_the_goal(engine, questions, corpus):
+    """The goal holds with every rule in Italian (issue 10): until the translation is complete this
+    test is expected to fail, and says by how much."""
+    m = _heldout_metrics(engine, questions)
+    if not _translation_complete(corpus):
+        pytest.xfail(f"traduzione italiana incompleta; held-out: {m.line()}")
+    assert m.recall5 >= GOAL_RECALL5 and m.mrr >= GOAL_MRR, f"held-out: {m.line()}"
+
+
+def test_heldout_relevance_does_not_regress(engine, questions):
+    m = _heldout_metrics(engine, questions)
+    assert m.recall5 >= FLOOR_RECALL5 and m.mrr >= FLOOR_MRR, f"held-out: {m.line()}"
+
+
+def test_better_than_ctrl_f_on_both_halves(engine, questions, corpus):
+    base = SubstringBaseline(corpus)
+    for half in HALVES:
+        qs = [q for q in questions if q.half == half]
+        ours, ctrl_f = measure(qs, engine_ranker(engine)), measure(qs, base)
+        assert ours.recall5 > ctrl_f.recall5 + 0.3 and ours.mrr > ctrl_f.mrr + 0.3, half
+
+
+@pytest.mark.parametrize("cat", ["it", "jargon", "typo", "no-accents", "en", "notation"])
 def test_every_kind_of_question_works(engine, questions, cat):
     subset = [q for q in questions if q.cat == cat]
-    assert measure(subset, ranker(engine)).recall5 >= 0.75
+    assert measure(subset, engine_ranker(engine)).recall5 >= 0.6

@@ -101,3 +101,29 @@ def test_cli(instance):
     assert r.exit_code == 0 and json.loads(r.output)["regola"] == "704.5a"
     r = runner.invoke(main, ["cerca", "--instance", str(instance), "text:("])
     assert r.exit_code == 0
+
+
+def test_results_carry_the_italian_section_title_and_the_text_layer(client, corpus):
+    data = client.get("/api/cerca?q=state-based+actions&lingua=en").get_json()
+    hit = next(h for h in data["results"] if h["section"] == "704")
+    assert hit["section_title"] == corpus.get("704").best.text  # as the breadcrumbs
+    assert hit["layer"] == "ufficiale"
+    assert {h["layer"] for h in client.get("/api/cerca?q=grimorio&lingua=it").get_json()["results"]} <= {"comunità", "traduzione"}
+
+
+def test_glossary_is_searched_from_the_italian_or_english_term(client):
+    import re
+
+    def terms(q):
+        html = client.get("/glossario", query_string={"q": q}).get_data(as_text=True)
+        return re.findall(r'<dt id="[^"]+"><span lang="en">([^<]+)</span>', html)
+
+    assert terms("travolgere")[0] == "Trample"
+    assert terms("Trample")[0] == "Trample"
+    assert terms("grimorio") == ["Library"]
+    assert "State-Based Actions" in terms("SBA")
+    assert terms("xyzzy") == []
+    assert "Nessuna voce" in client.get("/glossario?q=xyzzy").get_data(as_text=True)
+    assert len(terms("")) > 500  # no query: the whole glossary
+    page = client.get("/glossario", query_string={"q": '<script>"'}).get_data(as_text=True)
+    assert "<script>\"" not in page and "&lt;script&gt;" in page

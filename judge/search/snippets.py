@@ -1,0 +1,72 @@
+"""Result snippets: a window of the rule text around the matched words, as text and as HTML with <mark>."""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+
+from judge.search.analysis import ANALYZERS
+
+SNIPPET_CHARS = 240
+
+
+def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
+@lru_cache(maxsize=4096)
+def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
+    """The text with its spaces normalised, and where each of its terms is: cached for the texts that
+    come up most (a few MB), as the same rules come up again and again across searches."""
+    text = " ".join(text.split())
+    out: dict[str, list[tuple[int, int]]] = {}
+    for t in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"):
+        out.setdefault(t.text, []).append((t.startchar, t.endchar))
+    return text, {term: tuple(v) for term, v in out.items()}
+
+
+def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
+    """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
+    text, where = _where(text, lang)
+    spans: list[tuple[int, int]] = sorted(sp for term in stems if term in where for sp in where[term])
+    if len(text) <= limit:
+        start, end = 0, len(text)
+    elif not spans:
+        start, end = 0, limit
+    else:
+        # The window of `limit` characters that covers the most matches.
+        best_i, best_count = 0, 0
+        j = 0
+        for i, (s, _) in enumerate(spans):
+            while j < len(spans) and spans[j][1] - s <= limit:
+                j += 1
+            if j - i > best_count:
+                best_i, best_count = i, j - i
+        start = max(0, spans[best_i][0] - 40)
+        end = min(len(text), start + limit)
+        start = max(0, min(start, end - limit))
+        if start > 0:
+            sp = text.find(" ", start)
+            start = sp + 1 if 0 <= sp < spans[best_i][0] else start
+        if end < len(text):
+            sp = text.rfind(" ", start, end)
+            end = sp if sp > start else end
+    pre = "… " if start > 0 else ""
+    post = " …" if end < len(text) else ""
+    plain = pre + text[start:end] + post
+    # Marks go in as control characters (never in a rule text), the window is escaped once, then
+    # the control characters become tags.
+    parts: list[str] = []
+    pos = start
+    for s, e in spans:
+        if s < pos or s < start or e > end:
+            continue
+        parts += (text[pos:s], "\x01", text[s:e], "\x02")
+        pos = e
+    parts.append(text[pos:end])
+    marked = html.escape("".join(parts)).replace("\x01", "<mark>").replace("\x02", "</mark>")
+    return plain, pre + marked + post
