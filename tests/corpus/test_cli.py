@@ -69,3 +69,10 @@ def test_importa_wiki_errors_are_clean(tmp_path):
 def test_console_script_entry_point():
     out = subprocess.run([sys.executable, "-m", "judge", "regola", "101.1"], capture_output=True, text=True)
     assert out.returncode == 0 and "101.1" in out.stdout
+
+
+def test_every_chapter_reads_in_italian_in_the_cli(corpus):
+    for chapter in corpus.chapters():
+        rule = next(d for d in corpus.descendants(chapter.number) if not d.is_heading)
+        res = run("regola", rule.number)
+        assert res.exit_code == 0 and rule.italian.text in res.output, rule.number

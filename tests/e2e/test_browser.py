@@ -122,3 +122,31 @@ def test_screenshots(page, screenshots):
                 assert page.evaluate("document.documentElement.scrollWidth") <= 392, (name, url)
             if name != "non-trovata":  # a 404 response is itself logged as a failed load
                 assert page.console_errors == [], (name, page.console_errors)
+
+
+def test_rule_page_three_layers(page, screenshots):
+    """703.4d: the community text (current) first, the project's translation one click away, the
+    official English beside. 703.4q: the community text is outdated, so the translation comes first."""
+    corpus = load_corpus()
+    rule = corpus.get("703.4d")
+    page.goto("/regole/703.4d")
+    italian = page.locator("section[aria-label='Testo italiano']")
+    english = page.locator("section[aria-label='Testo inglese']")
+    assert rule.it.text[:60] in italian.locator(".testo").first.inner_text()
+    assert rule.en.text[:60] in english.inner_text()
+    translation = italian.locator("details.altro-strato")
+    assert not translation.locator(".testo").is_visible()
+    translation.locator("summary").click()
+    assert translation.locator(".testo").is_visible()
+    assert rule.tr.text[:60] in translation.locator(".testo").inner_text()
+    assert "prevale il testo inglese" in translation.inner_text()
+    page.screenshot(path=str(screenshots / "regola-tre-strati.png"), full_page=True)
+
+    outdated = corpus.get("703.4q")
+    page.goto("/regole/703.4q")
+    italian = page.locator("section[aria-label='Testo italiano']")
+    first = italian.locator(".testo").first
+    assert first.is_visible() and outdated.tr.text[:60] in first.inner_text()
+    assert "Traduzione del progetto" in italian.locator(".versione").first.inner_text()
+    assert outdated.en.text[:60] in page.locator("section[aria-label='Testo inglese']").inner_text()
+    assert page.console_errors == []

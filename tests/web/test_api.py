@@ -149,3 +149,15 @@ def test_openapi_documents_every_api_route(app, client):
             path = rule.rule.replace("<path:numero>", "{numero}").replace("<numero>", "{numero}").replace("<intervallo>", "{intervallo}")
             assert path in documented, path
     assert client.get("/api").status_code == 302
+
+
+def test_every_section_reads_in_italian_through_the_api(client, corpus):
+    """One rule per section (the first numbered one; 600 has none): the API gives its Italian, current."""
+    for section in corpus.sections():
+        first = next((d for d in corpus.descendants(section.number) if not d.is_heading), None)
+        if first is None:
+            continue
+        data = client.get(f"/api/regole/{first.number}").get_json()
+        italian = data["it"] if data["it"] and first.italian is first.it else data["translation"]
+        assert italian and italian["text"] == first.italian.text, first.number
+        assert data["translation"]["current"] is True, first.number
