@@ -373,17 +373,24 @@ def _english_title(edition: Edition, number: str) -> str | None:
     return table.get(int(number))
 
 
+def _english_rule_text(edition: Edition, number: str) -> str | None:
+    en = edition.rule(number)
+    return "\n".join([en.text, *en.examples]) if en else None
+
+
 def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list[Finding]:
     """A citation that quotes the cited rule's title ("rule 702.19, “Trample.”") quotes the title the
-    translation gives that rule ("regola 702.19, «Travolgere»"), so the same rule has one Italian name."""
+    translation gives that rule ("regola 702.19, «Travolgere»"), so the same rule has one Italian name:
+    in the rules and in the glossary alike."""
     titles = italian_titles(files)
     out: list[Finding] = []
     for tf in files:
-        units = [(r.number, r.line, "\n".join([r.text, *r.examples]), edition.rule(r.number)) for r in tf.rules]
-        for number, line, italian, en in units:
-            if en is None:
+        units = [(f"regola {r.number}", r.number, r.line, "\n".join([r.text, *r.examples]),
+                  _english_rule_text(edition, r.number)) for r in tf.rules]
+        units += [(f"voce «{g.term}»", "glossario", g.line, g.text, edition.glossary.get(g.term)) for g in tf.entries]
+        for label, number, line, italian, english in units:
+            if english is None:
                 continue
-            english = "\n".join([en.text, *en.examples])
             quoted = {m["num"]: _norm_title(m["title"]) for m in _IT_CITED_TITLE.finditer(italian)}
             for m in _EN_CITED_TITLE.finditer(english):
                 cited = m["num"]
@@ -394,7 +401,7 @@ def cited_title_findings(files: list[TranslationFile], edition: Edition) -> list
                 if quoted.get(cited) != _norm_title(expected):
                     found = f"«{quoted[cited]}»" if cited in quoted else "nessun titolo"
                     out.append(Finding(ERROR, "traduzione-titolo-citato", tf.path.name, line, number,
-                                       f"regola {number}: cita {cited} con il suo titolo: atteso «{expected}», trovato {found}"))
+                                       f"{label}: cita {cited} con il suo titolo: atteso «{expected}», trovato {found}"))
     return out
 
 

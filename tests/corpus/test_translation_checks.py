@@ -206,3 +206,25 @@ _WORDS = st.text(alphabet=st.characters(whitelist_categories=("Ll", "Lu", "Nd", 
 def test_fidelity_never_raises(terms, english, italian):
     for code, message in fidelity_problems(english, italian, terms, 0, 0):
         assert code.startswith("traduzione-") and message
+
+
+def test_cited_titles_match_the_cited_rules_name_in_rules_and_glossary(tmp_path, editions):
+    """A rule or glossary entry that quotes a cited rule's title must quote the Italian name the
+    translation gives that rule: planted stale names ("Formazione" for 702.22 Branco) are caught."""
+    from judge import RULES_IT_DIR
+    from judge.corpus.translation_checks import cited_title_findings
+
+    source = RULES_IT_DIR / "traduzione"
+    for name in ("702.md", "508.md", "glossario.md"):
+        shutil.copy(source / name, tmp_path / name)
+    files = lambda: [parse_translation_file(tmp_path / n) for n in ("702.md", "508.md", "glossario.md")]  # noqa: E731
+    assert cited_title_findings(files(), editions[-1]) == []
+    for name, old, new in [("508.md", "(Vedi regola 702.22, «Branco».)", "(Vedi regola 702.22, «Formazione».)"),
+                           ("glossario.md", "Vedi regola 702.22, «Branco».", "Vedi regola 702.22, «Formazione».")]:
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert old in text
+        (tmp_path / name).write_text(text.replace(old, new), encoding="utf-8")
+    found = cited_title_findings(files(), editions[-1])
+    assert {(f.file, f.code) for f in found} == {("508.md", "traduzione-titolo-citato"),
+                                                 ("glossario.md", "traduzione-titolo-citato")}
+    assert all("atteso «Branco», trovato «formazione»" in f.message for f in found)
