@@ -17,7 +17,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.lang import stopwords_for_language
 from whoosh.support.charset import accent_map
 
@@ -52,6 +52,26 @@ NEGATIONS = frozenset({"no", "not", "non", "nor"})
 ALL_STOPS = (IT_STOPS | EN_STOPS) - NEGATIONS
 
 
+# The Italian stemmer keeps a verb and its -zione noun apart ("prevenire" -> "preven", "prevenzione"
+# -> "prevenzion"): rules name the action with the noun, questions with the verb. The noun's suffix
+# is removed after stemming, where what is left is a root of the verb ("dichiarazione" -> "dichiar",
+# "attivazione" -> "attiv", "definizione" -> "defin"), and is long enough to mean something.
+_NOUN_SUFFIXES = ("azion", "izion", "nzion")
+
+
+class NounToVerbFilter(Filter):
+    def __call__(self, tokens):
+        for t in tokens:
+            text = t.text
+            for suffix in _NOUN_SUFFIXES:
+                if text.endswith(suffix):
+                    cut = len(suffix) - 1 if suffix == "nzion" else len(suffix)  # "prevenzion" -> "preven"
+                    if len(text) - cut >= 4:
+                        t.text = text[:-cut]
+                    break
+            yield t
+
+
 def italian_analyzer():
     return (
         RegexTokenizer(WORD_PATTERN)
@@ -59,6 +79,7 @@ def italian_analyzer():
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=ALL_STOPS, minsize=1)
         | StemFilter(lang="it", cachesize=100000)
+        | NounToVerbFilter()
     )
 
 
@@ -81,6 +102,14 @@ _WORD_RE = re.compile(WORD_PATTERN)
 
 def is_notation(token: str) -> bool:
     return bool(_NOTATION_RE.fullmatch(token))
+
+
+_PT_RE = re.compile(PT_PATTERN)
+
+
+def is_power_toughness(token: str) -> bool:
+    """Power/toughness or a change to it ("2/2", "X/X", "-1/-1"), not a mana symbol."""
+    return bool(_PT_RE.fullmatch(token))
 
 
 def words(text: str) -> list[str]:

@@ -37,7 +37,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 11
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
@@ -69,6 +69,11 @@ def make_schema() -> Schema:
         ctx_en=TEXT(analyzer=EN, phrase=True),
         # Terms of the Comprehensive Rules glossary whose definition points to this rule.
         terms_en=TEXT(analyzer=EN, phrase=True),
+        # What the rule is called: the title of a section or of a rule that is a title ("Crew"), on
+        # the heading and on the rule right under it that defines it (702.122a, 613.1), and the
+        # Italian glossary terms pointing to it.
+        title_it=TEXT(analyzer=IT, phrase=True),
+        title_en=TEXT(analyzer=EN, phrase=True),
         # Examples, weak evidence.
         examples_it=TEXT(analyzer=IT, phrase=False),
         examples_en=TEXT(analyzer=EN, phrase=False),
@@ -83,6 +88,41 @@ def _glossary_terms(corpus: Corpus) -> dict[str, list[str]]:
             if n in corpus:
                 out.setdefault(n, []).append(term)
     return out
+
+
+def _translated_terms(corpus: Corpus) -> dict[str, list[str]]:
+    """Rule number -> the project's Italian terms of CR glossary entries citing it ("Travolgere" -> 702.19)."""
+    out: dict[str, list[str]] = {}
+    for entry in (getattr(corpus, "glossary", None) or {}).values():
+        if not entry.it_term:
+            continue
+        for n in cited_numbers(entry.text)[:4]:
+            if n in corpus:
+                out.setdefault(n, []).append(entry.it_term)
+    return out
+
+
+def is_title(rule) -> bool:
+    """A section, or a rule whose text is only a name with rules under it ("702.122 Crew")."""
+    if rule is None or rule.kind == "capitolo":
+        return False
+    if rule.kind == "sezione":
+        return True
+    en = rule.en.text.strip() if rule.en is not None else ""
+    return bool(rule.children) and bool(en) and not en.endswith((".", ":")) and len(en.split()) <= 6
+
+
+def titles(corpus: Corpus, number: str, lang: str) -> list[str]:
+    """The name a rule is known by: its own if it is a title, its parent's if it is the parent's
+    first rule (the one that defines it: 702.122a for "Crew", 613.1 for the layers)."""
+    rule = corpus.get(number)
+    out = []
+    if is_title(rule) or (rule is not None and rule.kind == "capitolo"):
+        out.append(shown_text(rule, lang))
+    parent = corpus.parent(number)
+    if is_title(parent) and parent.children and parent.children[0] == number:
+        out.append(shown_text(parent, lang))
+    return [t.text for t in out if t is not None and t.text.strip()]
 
 
 def shown_text(rule, lang: str):
@@ -129,6 +169,7 @@ def _context(corpus: Corpus, number: str, lang: str) -> str:
 def documents(corpus: Corpus):
     """Every index document, as field dicts."""
     gloss = _glossary_terms(corpus)
+    gloss_it = _translated_terms(corpus)
     for order, number in enumerate(corpus.numbers):
         rule = corpus.rules[number]
         ctx = {"it": _context(corpus, number, "it"), "en": _context(corpus, number, "en")}
@@ -157,6 +198,11 @@ def documents(corpus: Corpus):
                 doc["alt_it"] = "\n".join([alt.text, *alt.examples])
             if number in gloss:
                 doc["terms_en"] = "\n".join(gloss[number])
+            named = {lang2: titles(corpus, number, lang2) for lang2 in ("it", "en")}
+            named["it"] += gloss_it.get(number, [])
+            for lang2 in ("it", "en"):
+                if named[lang2]:
+                    doc[f"title_{lang2}"] = "\n".join(named[lang2])
             yield doc
 
 

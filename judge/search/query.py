@@ -37,14 +37,14 @@ from whoosh.filedb.filestore import FileStorage
 
 from judge.corpus import Corpus, load_corpus
 from judge.corpus.citations import as_rule_query, find_citations
-from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, stem, words
+from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready, layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
 from judge.search.snippets import make_snippet, shorten
-from judge.search.spelling import Speller
+from judge.search.spelling import Speller, english_forms
 from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
 __all__ = [
@@ -63,9 +63,11 @@ W_BODY = 1.0
 W_CTX = 0.15
 W_TERMS = 0.8
 W_EXAMPLES = 0.15
+W_TITLE = 0.8  # what the rule is called (section or rule title, glossary terms)
 W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
+W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
 
 
@@ -84,10 +86,12 @@ class Unit:
 def _fields(lang: str) -> tuple[tuple[str, float], ...]:
     """Where a term is looked for in one language, and how much each place counts."""
     extra = ("terms_en", W_TERMS) if lang == "en" else ("alt_it", W_ALT)
-    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), extra)
+    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), extra,
+            (f"title_{lang}", W_TITLE))
 
 
 FIELDS = {lang: _fields(lang) for lang in ("it", "en")}
+PT_WORDS = {"it": ("forza", "costituzione"), "en": ("power", "toughness")}
 # A phrase is looked for in the same places but the examples.
 PHRASE_FIELDS = {lang: tuple(f for f in FIELDS[lang] if not f[0].startswith("examples")) for lang in ("it", "en")}
 
@@ -137,8 +141,8 @@ class Engine:
         self.speller = Speller(vocab, preferred=self.glossary.words)
         reader = self.scorer.reader
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it", "alt_it") for t in reader.field_terms(f)},
-            "en": {t for f in ("body_en", "ctx_en", "terms_en") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it") for t in reader.field_terms(f)},
+            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
         self._titles: dict[str, str] = {}
@@ -158,6 +162,9 @@ class Engine:
             return list(dict.fromkeys(re.findall(r"[a-z]{2,}|\d+", w))) or [w], None
         if len(w) < 4 or self.known(w) or any(ch.isdigit() for ch in w):
             return [w], None
+        english = [e for e in english_forms(w) if e in self.speller]
+        if english:
+            return english[:1], None
         completions = self.speller.complete(w)
         if completions:
             return completions, None
@@ -181,6 +188,12 @@ class Engine:
                     subs.append(q)
         if not subs:
             return None
+        if W_PT_MEANING > 0 and any(is_power_toughness(w) for w in alts):
+            # What the notation means, searched as words, weaker than the notation itself.
+            meaning = [(lang, stem(w, lang)) for lang, ws in PT_WORDS.items() for w in ws]
+            subs.append(O(tuple(T(f"body_{lang}", s, weight * W_PT_MEANING) for lang, s in meaning if s)))
+            for lang, s in meaning:
+                unit.stems[lang].add(s)
         unit.query = _variants(subs)
         return unit
 

@@ -41,6 +41,22 @@ def osa_distance(a: str, b: str, limit: int = 3) -> int:
     return min(prev[-1], limit)
 
 
+# Italian endings put on English words: judges' verbs ("counterare", "scryato": counter, scry) and
+# the -zione/-(c)tion cognates of names the translation keeps in English ("attrazione": Attraction).
+_VERB_ENDINGS = ("ando", "are", "ato", "ata", "ati", "ate")
+_COGNATES = (("zioni", "tions"), ("zioni", "ctions"), ("zione", "tion"), ("zione", "ction"))
+
+
+def english_forms(word: str) -> list[str]:
+    """The English words an Italianised word may stand for, most likely first (unchecked)."""
+    out = [word[: -len(it)] + en for it, en in _COGNATES if word.endswith(it)]
+    for ending in _VERB_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            root = word[: -len(ending)]
+            out += [root, root[:-1]] if len(root) > 3 and root[-1] == root[-2] else [root]  # "blinkkare"
+    return out
+
+
 def max_distance(word: str) -> int:
     n = len(word)
     if n < 4:

@@ -57,16 +57,17 @@ def test_italian_results_first_where_they_exist(engine, corpus):
     r = engine.search("pescare una carta", per_page=20)
     assert r.hits[0].lang == "it"
     # A rule with Italian text is shown in Italian.
-    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).it is not None)
+    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).italian is not None)
     # Even when only the English text matched ("grimorio vuoto" -> "library with no cards").
     r = engine.search("grimorio vuoto")
     assert "121.4" in numbers(r)
-    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).it is not None)
+    assert all(h.lang == "it" for h in r.hits if corpus.get(h.number).italian is not None)
     assert all(h.lang == "en" for h in engine.search("grimorio vuoto", lang="en").hits)
-    # The same words in both languages: the Italian document wins.
+    # The same words in both languages ("Commander" is also the variant's Italian name): Italian
+    # text wherever a rule has it, English only where it has none.
     both = engine.search("Commander", per_page=50)
-    langs = [h.lang for h in both.hits]
-    assert "it" in langs and "en" in langs
+    assert both.hits
+    assert all(h.lang == ("it" if corpus.get(h.number).italian is not None else "en") for h in both.hits)
 
 
 def test_one_result_per_rule(engine):
@@ -188,3 +189,17 @@ def test_concurrent_searches_on_a_fresh_engine_match_sequential_ones(engine, cor
     with ThreadPoolExecutor(max_workers=16) as pool:
         got = dict(zip(queries, pool.map(lambda q: numbers(fresh.search(q)), queries)))
     assert got == expected
+
+
+def test_verb_and_noun_share_an_italian_stem():
+    from judge.search.analysis import terms
+
+    for verb, noun in [("prevenire", "prevenzione"), ("dichiarare", "dichiarazione"), ("attivare", "attivazione")]:
+        assert terms(verb, "it") == terms(noun, "it")
+    assert terms("azione", "it") == ["azion"]  # too short a root to cut
+
+
+def test_italianised_english_words_are_read_as_english(engine):
+    assert engine.fix("counterare")[0] == ["counter"]
+    assert engine.fix("attrazione")[0] == ["attraction"]
+    assert engine.fix("neutralizzare")[0] == ["neutralizzare"]  # a known word is left alone
