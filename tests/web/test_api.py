@@ -151,13 +151,12 @@ def test_openapi_documents_every_api_route(app, client):
     assert client.get("/api").status_code == 302
 
 
-def test_every_section_reads_in_italian_through_the_api(client, corpus):
-    """One rule per section (the first numbered one; 600 has none): the API gives its Italian, current."""
-    for section in corpus.sections():
-        first = next((d for d in corpus.descendants(section.number) if not d.is_heading), None)
-        if first is None:
-            continue
-        data = client.get(f"/api/regole/{first.number}").get_json()
-        italian = data["it"] if data["it"] and first.italian is first.it else data["translation"]
-        assert italian and italian["text"] == first.italian.text, first.number
-        assert data["translation"]["current"] is True, first.number
+def test_every_rule_in_force_reads_in_italian_through_the_api(client, corpus):
+    """Every numbered rule of the edition in force: the API gives its Italian text, current, and the
+    project's translation of the exact English in force."""
+    for r in corpus.in_force.rules:
+        rule = corpus.get(r.number)
+        data = client.get(f"/api/regole/{r.number}").get_json()
+        italian = data["it"] if rule.italian is rule.it else data["translation"]
+        assert italian and italian["text"] == rule.italian.text, r.number
+        assert data["translation"]["current"] is True and data["translation"]["edition"] == corpus.in_force.id, r.number
