@@ -7,6 +7,7 @@ the history (so it can be undone), or raises and leaves the state unchanged.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import pickle
 from pathlib import Path
@@ -57,6 +58,22 @@ class Game:
 
     def to_json(self) -> str:
         return scenario.dumps(self.state)
+
+    def snapshot(self) -> bytes:
+        """The current state as bytes, for a cache of states (history and events are not kept)."""
+        return _freeze(self.state)
+
+    @classmethod
+    def from_snapshot(cls, data: bytes) -> "Game":
+        """A game at a state saved by :meth:`snapshot` with this same engine code.  Only the
+        engine's own data classes are rebuilt, so bytes from elsewhere cannot run code."""
+        try:
+            state = _SnapshotLoader(io.BytesIO(data)).load()
+        except Exception as e:                  # truncated, foreign or from older code
+            raise ValueError(f"istantanea non valida: {e}") from None
+        if not isinstance(state, State):
+            raise ValueError("istantanea non valida: non è uno stato di gioco")
+        return cls(state)
 
     # --- read-only views ---------------------------------------------------------
     @property
@@ -398,6 +415,18 @@ def _freeze(state: State) -> bytes:
 
 def _thaw(data: bytes) -> State:
     return pickle.loads(data)
+
+
+class _SnapshotLoader(pickle.Unpickler):
+    """Unpickles states only: the engine's data classes and nothing else."""
+
+    ALLOWED = {"judge.engine.state": {"State", "Player", "Card", "Permanent", "Turn", "Combat",
+                                      "StackItem"}}
+
+    def find_class(self, module: str, name: str):
+        if name in self.ALLOWED.get(module, ()):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} non ammesso in un'istantanea")
 
 
 def dumps_events(events: list[Event]) -> str:

@@ -29,8 +29,10 @@ MAX_LONG_TEXT = 10_000     # descriptions and notes
 MAX_FILE_BYTES = 20_000_000
 
 ATTACK_OPTIONS = ("multiple", "choose", "left", "right")
+LONG_TEXT_KEYS = ("description", "question", "answer", "notes")
 
-TOP_KEYS = {"format", "version", "title", "description", "rules", "expected", "variant",
+TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "rules",
+            "expected", "variant",
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
             "procedure", "answers", "next_id", "notes"}
@@ -110,7 +112,7 @@ class _V:
             if not isinstance(v, str):
                 self.err(p, "attesa una stringa")
                 return default
-            if len(v) > (MAX_LONG_TEXT if key in ("description", "notes") else MAX_TEXT):
+            if len(v) > (MAX_LONG_TEXT if key in LONG_TEXT_KEYS else MAX_TEXT):
                 self.err(p, "testo troppo lungo")
                 return default
             return v
@@ -294,7 +296,7 @@ def parse(data: Any) -> State:
     v.unknown_keys(data, TOP_KEYS, "")
     st = State()
     st.title = v.typed(data, "title", "", "str", "") or ""
-    for k in ("description", "notes"):
+    for k in LONG_TEXT_KEYS:
         if k in data:
             val = v.typed(data, k, "", "str")
             if val is not None:
@@ -652,7 +654,7 @@ def _card_dict(c: Card) -> dict:
 def to_dict(st: State) -> dict:
     """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips."""
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
-    for k in ("description", "notes", "rules", "expected"):
+    for k in (*LONG_TEXT_KEYS, "rules", "expected"):
         if k in st.extra:
             out[k] = json.loads(json.dumps(st.extra[k]))
     out["variant"] = st.variant
@@ -738,14 +740,55 @@ def _reject_constant(name: str) -> Any:
 
 
 def dumps(st: State) -> str:
-    return json.dumps(to_dict(st), ensure_ascii=False, indent=2) + "\n"
+    return format_json(to_dict(st))
+
+
+_ONE_PER_LINE = (*ZONES, "scheme_deck", "battlefield", "stack")
+
+
+def format_json(data: Any, indent: str = "") -> str:
+    """Scenario JSON for people: indented, but each card of a zone on one line (a library of
+    40 cards is 40 lines, not 200)."""
+    if indent == "":
+        return format_json(data, "\n") .lstrip("\n") + "\n"
+    flat = json.dumps(data, ensure_ascii=False)
+    if not isinstance(data, dict) or len(flat) <= 72:
+        return flat
+    inner = indent + "  "
+    items = []
+    for k, v in data.items():
+        key = json.dumps(k, ensure_ascii=False)
+        if k in _ONE_PER_LINE and isinstance(v, list) and v:
+            cards = f",{inner}  ".join(json.dumps(c, ensure_ascii=False) for c in v)
+            items.append(f"{key}: [{inner}  {cards}{inner}]")
+        elif isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)):
+            items.append(f"{key}: {_format_value(v, inner)}")
+        else:
+            items.append(f"{key}: {json.dumps(v, ensure_ascii=False)}")
+    return "{" + inner + f",{inner}".join(items) + indent + "}"
+
+
+def _format_value(v: Any, indent: str) -> str:
+    if isinstance(v, list) and len(json.dumps(v, ensure_ascii=False)) > 72:
+        inner = indent + "  "
+        return "[" + inner + f",{inner}".join(format_json(x, inner) for x in v) + indent + "]"
+    return format_json(v, indent)
 
 
 # --- templates ----------------------------------------------------------------
 
+PLACEHOLDER_CARD = "Carta"    # a card whose identity does not matter (the builder shows a run as "30")
+PLACEHOLDER_LIBRARY = 30       # enough for 30 turns before 704.5b ends the game
+
+
+def placeholder_library(pid: str, n: int = PLACEHOLDER_LIBRARY) -> list[dict]:
+    return [{"id": f"{pid}-c{j}", "name": PLACEHOLDER_CARD, "types": []} for j in range(1, n + 1)]
+
+
 def new_scenario(variant: str = "two-player", players: int | None = None,
                  title: str | None = None) -> dict:
-    """A ready-to-edit scenario for a variant: starting life (119.1), hand size, teams."""
+    """A ready-to-edit scenario for a variant: starting life (119.1), hand size, teams, and
+    libraries of placeholder cards, so that stepping does not end the game at once (704.5b)."""
     if variant not in VARIANTS:
         raise ScenarioError([("variant", f'variante sconosciuta "{variant}" (ammesse: {", ".join(VARIANTS)})')])
     defaults = {"two-player": 2, "free-for-all": 4, "commander": 4, "two-headed-giant": 4,
@@ -774,7 +817,8 @@ def new_scenario(variant: str = "two-player", players: int | None = None,
         pl: dict[str, Any] = {
             "id": pid, "name": names[i], "team": team,
             "life": starting_life(variant, n, arch), "poison": 0, "max_hand_size": 7,
-            "hand": [], "library": [], "graveyard": [], "exile": [], "command": [],
+            "hand": [], "library": placeholder_library(pid), "graveyard": [], "exile": [],
+            "command": [],
             "mana_pool": {}, "commander_damage": {},
         }
         if variant in ("commander", "brawl"):

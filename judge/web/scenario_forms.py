@@ -49,7 +49,7 @@ _ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre
             "lifelink": ["legame-vitale"], "indestructible": ["indistruttibili"],
             "haste": ["rapidita"], "loyalty": ["lealta"]}
 
-GENERIC_CARD = "Carta"           # name of the cards a number stands for ("7" in a zone)
+GENERIC_CARD = sc.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
 
 # --- web limits (stricter than the engine's, which are for files) -------------------
 
