@@ -47,7 +47,8 @@ def _match_event(exp: dict, events: list[Event]) -> bool:
     return False
 
 
-def _check_state(game: Game, exp: dict) -> list[str]:
+def check_state(game: Game, exp: dict) -> list[str]:
+    """How the current state differs from an ``expected.state`` block (empty: it matches)."""
     s = game.state
     fails = []
 
@@ -133,5 +134,5 @@ def verify(data: Any) -> tuple[list[str], list[Event]]:
         it = iter(seen)
         if not all(any(s == x for x in it) for s in exp["steps_seen"]):
             fails.append(f"sottofasi attese {exp['steps_seen']}, viste {seen}")
-    fails += _check_state(game, exp.get("state", {}))
+    fails += check_state(game, exp.get("state", {}))
     return fails, events

@@ -37,8 +37,9 @@ TYPES_IT = {"creature": "creatura", "land": "terra", "artifact": "artefatto",
 SUPERTYPES_IT = {"legendary": "leggendario", "world": "mondo", "basic": "base", "snow": "neve"}
 KEYWORDS_IT = KEYWORD_IT  # one Italian name per keyword, shared with the engine's log
 COUNTERS_IT = {"loyalty": "lealtà", "defense": "difesa", "lore": "sapere", "shield": "scudo",
-               "stun": "stordimento", "charge": "carica", "time": "tempo"}
+               "stun": "stordimento", "charge": "carica", "time": "tempo", "poison": "veleno"}
 DAY_NIGHT_IT = {"day": "giorno", "night": "notte"}
+MANA_IT = {"W": "bianco", "U": "blu", "B": "nero", "R": "rosso", "G": "verde", "C": "incolore"}
 ATTACK_IT = {"multiple": "più giocatori (attacco multiplo)", "choose": "un solo avversario scelto",
              "left": "l'avversario a sinistra", "right": "l'avversario a destra"}
 
@@ -74,6 +75,11 @@ _TYPES = _table(TYPES_IT)
 _SUPERTYPES = _table(SUPERTYPES_IT)
 _KEYWORDS = _table(KEYWORDS_IT)
 _COUNTERS = _table(COUNTERS_IT)
+
+
+def counter_kind(text: str) -> str:
+    """A counter kind as the engine names it ("lealtà" → "loyalty"); other kinds as written."""
+    return _COUNTERS.get(text.strip().lower(), text.strip())
 
 
 def split_list(text: str) -> list[str]:
@@ -271,7 +277,7 @@ class FormReader:
                 continue
             a, b = m.groups()
             kind, n = (a, int(b)) if not re.fullmatch(r"[+-]?\d+", a) else (b, int(a))
-            kind = _COUNTERS.get(kind.strip().lower(), kind.strip())
+            kind = counter_kind(kind)
             if n < 0:
                 self.errors.append((name, "il numero di segnalini non può essere negativo"))
                 continue

@@ -24,11 +24,13 @@ from typing import Any
 from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.steps import STEP_NAMES
+from judge.engine.registry import ACTIONS
+from judge.web import scenario_actions as judge_actions
 from judge.web.scenario_forms import MAX_ACTIONS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
 GAME_VERSION = 1
-ACTION_TYPES = ("step", "step_to", "next_turn", "decide")
+ACTION_TYPES = ("step", "step_to", "next_turn", "decide", "act")
 
 
 def new_game(scenario: dict) -> dict:
@@ -69,8 +71,28 @@ def check_game(doc: Any) -> list[tuple[str, str]]:
                 errs.append((p, f'azione non valida (tipi ammessi: {", ".join(ACTION_TYPES)})'))
             elif a["type"] == "step_to" and a.get("step") not in STEP_NAMES:
                 errs.append((f"{p}.step", f'sottofase sconosciuta (ammesse: {", ".join(STEP_NAMES)})'))
+            elif a["type"] == "act":
+                errs += _act_errors(a, p)
             elif set(a) - {"type", "step", "answer"}:
                 errs.append((p, "campo sconosciuto nell'azione"))
+    return errs
+
+
+MAX_ROWS = 20        # a judge action repeated in one history entry (several triggers …)
+
+
+def _act_errors(a: dict, p: str) -> list[tuple[str, str]]:
+    errs = []
+    if set(a) - {"type", "name", "params"}:
+        errs.append((p, "campo sconosciuto nell'azione (ammessi: type, name, params)"))
+    if a.get("name") not in ACTIONS:
+        errs.append((f"{p}.name", f'azione del giudice sconosciuta «{str(a.get("name"))[:60]}» '
+                                  f'(ammesse: {", ".join(sorted(ACTIONS))})'))
+    params = a.get("params", {})
+    rows = params if isinstance(params, list) else [params]
+    if not rows or len(rows) > MAX_ROWS or not all(isinstance(r, dict) for r in rows):
+        errs.append((f"{p}.params", f"atteso un oggetto, o una lista di 1–{MAX_ROWS} oggetti, "
+                                    'con i parametri (per esempio {"target": "p2", "amount": 3})'))
     return errs
 
 
@@ -103,10 +125,29 @@ def _perform(game: Game, action: dict) -> list[Event]:
         return game.next_turn()
     if t == "decide":
         return game.decide(action.get("answer"))
+    if t == "act":
+        return _act(game, action["name"], action.get("params", {}))
     raise IllegalAction(f"azione sconosciuta «{t}»")
 
 
-def describe(action: dict) -> str:
+def _act(game: Game, name: str, params: dict | list[dict]) -> list[Event]:
+    """A judge action; a list of parameter sets repeats it, as one history entry: all or
+    nothing (the engine's own undo takes back the ones done when one is refused)."""
+    rows = params if isinstance(params, list) else [params]
+    events: list[Event] = []
+    for i, row in enumerate(rows):
+        try:
+            events += game.act(name, **row)
+        except IllegalAction as e:
+            if i:
+                game.undo(i)
+            if len(rows) > 1:
+                raise IllegalAction(f"riga {i + 1}: {e.message}", e.rules) from None
+            raise
+    return events
+
+
+def describe(action: dict, st=None) -> str:
     """An action in Italian, for buttons and the log."""
     t = action.get("type")
     if t == "step":
@@ -117,16 +158,23 @@ def describe(action: dict) -> str:
         return "Avanza al turno successivo"
     if t == "decide":
         return "Decisione" + (" (predefinita)" if action.get("answer") is None else "")
+    if t == "act":
+        return "Azione del giudice: " + judge_actions.describe(str(action.get("name")),
+                                                               action.get("params") or {}, st)
     return str(t)
 
 
 @dataclass
 class Played:
-    """The outcome of replaying a game document."""
+    """A game document opened: the engine at its current state and the events of its last
+    actions (``steps``: all of them when ``complete``; see scenario_history)."""
 
     game: Game
     steps: list[tuple[int, dict, list[Event]]] = field(default_factory=list)
     broken: tuple[int, str] | None = None     # (action index, Italian message) when replay stopped
+    key: str | None = None                    # history key of the current state (scenario_history)
+    complete: bool = True                     # steps hold every action's events
+    n_actions: int = 0
 
     @property
     def events(self) -> list[Event]:
@@ -136,47 +184,56 @@ class Played:
 def replay(doc: dict) -> Played:
     """Replay a (checked) game document.  ScenarioError if its scenario is invalid."""
     game = Game.from_dict(copy.deepcopy(doc["scenario"]))
-    played = Played(game)
+    played = Played(game, n_actions=len(doc.get("actions") or []))
     for i, a in enumerate(doc.get("actions") or []):
         try:
             evs = perform(game, a)
         except IllegalAction as e:
-            cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
-            played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire: "
-                                f"{e.message}{cited}")
+            played.broken = broken_at(i, a, e)
             break
         played.steps.append((i, a, evs))
     return played
 
 
+def broken_at(i: int, action: dict, e: IllegalAction) -> tuple[int, str]:
+    cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
+    return i, f"l'azione {i + 1} ({describe(action)}) non si può più eseguire: {e.message}{cited}"
+
+
+def trim(played: Played, log: int | None) -> Played:
+    """Keep the events of the last actions only: at least ``log`` events (None: all)."""
+    if log is None:
+        return played
+    total, keep = 0, len(played.steps)
+    while keep > 0 and total < log:
+        keep -= 1
+        total += len(played.steps[keep][2])
+    played.complete = keep == 0
+    played.steps = played.steps[keep:]
+    return played
+
+
 # --- document operations (pure: each returns a new document) -------------------------
 
+# Documents are never changed in place, so the new one shares the scenario and the actions.
+
 def with_action(doc: dict, action: dict) -> dict:
-    out = copy.deepcopy(doc)
-    out["actions"] = list(out.get("actions") or []) + [action]
-    out["redo"] = []
-    return out
+    return {**doc, "actions": [*(doc.get("actions") or []), action], "redo": []}
 
 
 def undone(doc: dict) -> dict | None:
     acts = list(doc.get("actions") or [])
     if not acts:
         return None
-    out = copy.deepcopy(doc)
     last = acts.pop()
-    out["actions"] = acts
-    out["redo"] = [last] + list(out.get("redo") or [])
-    return out
+    return {**doc, "actions": acts, "redo": [last, *(doc.get("redo") or [])]}
 
 
 def redone(doc: dict) -> dict | None:
     redo = list(doc.get("redo") or [])
     if not redo:
         return None
-    out = copy.deepcopy(doc)
-    out["actions"] = list(out.get("actions") or []) + [redo[0]]
-    out["redo"] = redo[1:]
-    return out
+    return {**doc, "actions": [*(doc.get("actions") or []), redo[0]], "redo": redo[1:]}
 
 
 # --- decisions from a form --------------------------------------------------------------
