@@ -5,6 +5,7 @@ Routes (documented in docs/simulatore.md):
     GET  /simulatore                              start: variant, import, library
     POST /simulatore/nuovo                        a new scenario from a variant
     POST /simulatore/importa                      a scenario or game from a file or pasted JSON
+    GET  /simulatore/libreria                     the library, by rule section, questions and answers
     GET  /simulatore/libreria/<slug>              a library scenario in the builder
     GET  /simulatore/libreria/<slug>/avvia        a library scenario in the stepper
     GET  /simulatore/modifica/<id>                the builder (a saved draft)
@@ -40,6 +41,7 @@ from judge.engine.state import KEYWORDS, VARIANTS, ZONES
 from judge.engine.steps import STEP_NAMES
 from judge.web import library
 from judge.web import scenario_forms as forms
+from judge.web import scenario_forms_state as state_fields
 from judge.web import scenario_play as play
 from judge.web.errors import error_response
 from judge.web.scenario_history import Histories
@@ -236,6 +238,7 @@ def _start_page(status: int = 200, **ctx):
     ctx.setdefault("form", {})
     return render_template("scenario_start.html", variants=forms.VARIANTS_IT,
                            entries=library.library(_library_dir()), errors=ctx.pop("errors", []),
+                           import_errors=ctx.pop("import_errors", []),
                            message=ctx.pop("message", ""), **ctx), status
 
 
@@ -280,8 +283,11 @@ def importa():
     except BadRequest as e:
         if e.status == 500:
             raise
-        return _start_page(e.status, errors=[("json", m) for m in [e.message]] + e.errors,
-                           message="Impossibile importare lo scenario.", form=request.form)
+        # The file's own paths (players[0].life …) belong to the import field, not to the
+        # fields of the new-scenario form that happen to share a name.
+        return _start_page(e.status, import_errors=[("", e.message)] + e.errors,
+                           message="Impossibile importare lo scenario: vedi sotto il campo del file.",
+                           form=request.form)
     return redirect(_url_for_doc(kind, ident), 303)
 
 
@@ -293,6 +299,23 @@ def _library_data(slug: str) -> dict:
     if errs:
         raise BadRequest(422, "Questo scenario della libreria non è valido.", errs)
     return data
+
+
+def _section_title(number: str) -> str:
+    try:
+        from judge.corpus import load_corpus
+        rule = load_corpus().get(number)
+    except Exception:           # no corpus: the number alone
+        rule = None
+    return rule.best.text if rule is not None and rule.best is not None else ""
+
+
+@bp.get("/simulatore/libreria")
+def libreria_indice():
+    entries = library.library(_library_dir())
+    groups = [(n, _section_title(n), items) for n, items in library.by_section(entries)]
+    return render_template("scenario_libreria.html", groups=groups, count=len(entries),
+                           variants=forms.VARIANTS_IT)
 
 
 @bp.get("/simulatore/libreria/<slug>")
@@ -315,7 +338,11 @@ def _fields(d: dict) -> set[str]:
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
                                   "toughness", "counters", "keywords", "controller")}
     for i, _ in enumerate(d.get("players") or []):
-        f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", *ZONES)}
+        f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", "team",
+                                             "mana_pool", "commander_damage", *ZONES)}
+    f |= {f"pila.{k}" for k in ("kind", "controller", "text", "source")}
+    for i, _ in enumerate(d.get("stack") or []):
+        f |= {f"stack[{i}].{k}" for k in ("kind", "controller", "text", "source", "card")}
     for i, _ in enumerate(d.get("battlefield") or []):
         f |= {f"battlefield[{i}].{k}" for k in
               ("name", "types", "supertypes", "subtypes", "keywords", "power", "toughness",
@@ -345,6 +372,8 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
     players = [p for p in draft.get("players") or [] if isinstance(p, dict)]
     return render_template(
         "scenario_builder.html", ident=ident, d=draft, raw=raw, players=players,
+        commanders=state_fields.commanders(draft), stack_kinds=state_fields.STACK_KINDS,
+        mana_text=state_fields.mana_text,
         errors=by_field, general_errors=general, focus=focus, f=forms,
         steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
         permalink=url_for("scenario.modifica", ident=ident, _external=True),

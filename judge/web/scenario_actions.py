@@ -383,23 +383,42 @@ def _int(text: str, minimum: int | None) -> int:
 # --- describing an action ---------------------------------------------------------------------
 
 def describe(name: str, params: dict | list, st: State | None = None) -> str:
-    """"Infliggi danno: Bruno, 3" — for the log, the undo button and the Markdown export."""
+    """"Infliggi danno: Orso, 3" — for the log, the undo button and the Markdown export:
+    the values in the order of the form, objects and players by name."""
     rows = params if isinstance(params, list) else [params]
+    order = [p for p in spec_for(name).params] if name in ACTIONS else []
     parts = []
     for row in rows:
-        vals = []
-        for k, v in (row or {}).items():
-            if isinstance(v, str) and st is not None:
-                v = st.name_of(v) if (st.has_player(v) or st.find_card(v)) else v
-            elif isinstance(v, bool):
-                v = PARAM_LABELS.get(k, k).lower() if v else ""
-            elif isinstance(v, list):
-                v = ", ".join(str(st.name_of(x) if st is not None and isinstance(x, str)
-                                  and st.find_card(x) else x) for x in v)
-            elif isinstance(v, dict):
-                v = ", ".join(f"{n} {m}" for m, n in v.items())
-            if v != "":
-                vals.append(str(v))
-        parts.append(", ".join(vals))
+        row = row if isinstance(row, dict) else {}
+        known = [p for p in order if p.name in row]
+        extra = [Param(k, "text", k, False) for k in row if k not in {p.name for p in order}]
+        vals = [_value_text(p, row[p.name], st) for p in known + extra]
+        parts.append(", ".join(v for v in vals if v))
     body = "; ".join(p for p in parts if p)
     return f"{label(name)}: {body}" if body else label(name)
+
+
+def _value_text(p: Param, v: Any, st: State | None) -> str:
+    def named(x: Any) -> str:
+        if isinstance(x, str) and st is not None and (st.has_player(x) or st.find_card(x)):
+            return st.name_of(x)
+        return str(x)
+    if isinstance(v, bool):
+        return p.label[:1].lower() + p.label[1:] if v else ""
+    if p.kind == "zone":
+        return ZONE_LABELS.get(v, str(v)).lower()
+    if p.kind == "choice":
+        return dict(p.choices).get(v, str(v))
+    if p.kind == "keywords" and isinstance(v, list):
+        return ", ".join(forms.KEYWORDS_IT.get(k, k) for k in v)
+    if p.kind == "types" and isinstance(v, list):
+        return ", ".join(forms.TYPES_IT.get(k, k) for k in v)
+    if p.kind == "counter":
+        return f"segnalini {forms.COUNTERS_IT.get(v, v)}"
+    if isinstance(v, dict):
+        return ", ".join(f"{n} {forms.MANA_IT.get(m, m)}" for m, n in v.items())
+    if isinstance(v, list):
+        return ", ".join(named(x) for x in v)
+    if p.name in ("power", "toughness") and isinstance(v, int):
+        return f"{p.label.split(' ')[0].lower()} {v:+d}"
+    return named(v)

@@ -15,6 +15,7 @@ from judge.engine import scenario as sc
 from judge.engine.chars import KEYWORD_IT
 from judge.engine.state import ZONES
 from judge.engine.steps import STEPS
+from judge.web import scenario_forms_state as state_fields
 
 # --- Italian labels ------------------------------------------------------------------
 
@@ -439,6 +440,8 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
                 c[key] = r.text(f"{pre}.{key}")
         if r.has(f"{pre}.attached_to"):
             c["attached_to"] = r.text(f"{pre}.attached_to") or None
+    state_fields.apply_players(d, r, draft)
+    focus = state_fields.apply_stack(d, r, used, new_id) or focus
     if r.bool("azzera_procedura"):
         for key in ("pending", "procedure", "answers"):
             d.pop(key, None)

@@ -88,7 +88,8 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
         undo_label=play.describe(acts_done[-1], st) if acts_done else "",
         permalink=url_for("scenario.partita", ident=ident, _external=True),
         zones=forms.ZONES_IT, result=game.result, judge=judge, lesson=lesson,
-        last=last, last_events=LAST_EVENTS, actions=acts_done,
+        last=last, last_events=LAST_EVENTS,
+        judge_labels={i: play.describe(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
         full_log=request.args.get("registro") == "completo",
     ), status
 

@@ -321,13 +321,16 @@ def md_escape(text: str) -> str:
 def markdown_log(title: str, played: Played, rule_url, permalink: str) -> str:
     """The log as Markdown with rule links, ready to paste into a ruling."""
     lines = [f"# {md_escape(title or 'Scenario')}", "", f"Partita: <{permalink}>", ""]
+    judge = {i: a for i, a, _ in played.steps if a.get("type") == "act"}
     turn = None
     for g in log_groups(played):
         if g.turn != turn:
             lines += [f"## Turno {g.turn}", ""]
             turn = g.turn
         lines += [f"### {STEPS_IT.get(g.step, g.step).capitalize()}", ""]
-        for _, e in g.entries:
+        for i, e in g.entries:
+            if i in judge:          # the judge's own action, named once before its events
+                lines.append(f"- *{md_escape(describe(judge.pop(i), played.game.state))}*")
             links = ", ".join(f"[{n}]({rule_url(n)})" for n in e.rules)
             lines.append(f"- {md_escape(e.text)}" + (f" ({links})" if links else ""))
         lines.append("")
