@@ -78,6 +78,8 @@ def check_state(game: Game, exp: dict) -> list[str]:
         want(f"danno su {oid}", s.perm(oid).damage if s.perm(oid) else None, n)
     for oid, v in exp.get("tapped", {}).items():
         want(f"{oid} TAPpato", s.perm(oid).tapped if s.perm(oid) else None, v)
+    for oid, to in exp.get("attached_to", {}).items():
+        want(f"{oid} assegnato a", s.perm(oid).attached_to if s.perm(oid) else "(assente)", to)
     for oid in exp.get("phased_out", []):
         want(f"{oid} scomparso", s.perm(oid).phased_out if s.perm(oid) else None, True)
     if "lost" in exp:

@@ -213,6 +213,8 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
         lines.append(f"Danno segnato su {n(oid)}: {v}")
     for oid, v in (exp.get("tapped") or {}).items():
         lines.append(f"{n(oid)}: {'TAPpato' if v else 'STAPpato'}")
+    for oid, to in (exp.get("attached_to") or {}).items():
+        lines.append(f"{n(oid)}: " + (f"assegnato a {n(to)}" if to else "non assegnato a niente"))
     for oid in exp.get("phased_out") or []:
         lines.append(f"{n(oid)}: fuori fase")
     if "lost" in exp:

@@ -55,3 +55,41 @@ def test_rule_page_lists_library_scenarios(real):
     assert f'href="/simulatore/libreria/{entry.slug}/avvia"' in html
     assert "Prova nel simulatore" not in c.get("/regole/100.1").get_data(as_text=True) or \
         library.scenarios_for_rule("100.1")
+
+
+def test_library_page_groups_by_section_with_questions_and_answers(real):
+    c, _ = real
+    html = c.get("/simulatore/libreria").get_data(as_text=True)
+    sections = re.findall(r'<h2 id="sezione-(\d+)">', html)
+    assert sections == sorted(sections, key=int) and len(sections) == len(set(sections)) >= 8
+    assert "Azioni generate dallo stato" in html                     # the section's Italian title
+    for e in ENTRIES:
+        item = html.split(f'<li id="{e.slug}">', 1)[1].split("</li>", 1)[0]
+        assert e.question in item.replace("&#39;", "'").replace("&#34;", '"')
+        assert "<summary>Mostra la risposta</summary>" in item
+        assert f'/simulatore/libreria/{e.slug}/avvia' in item
+    # each entry sits under the section of its first rule
+    block = html.split('<h2 id="sezione-704">', 1)[1].split("<h2 ", 1)[0]
+    assert 'id="regola-delle-leggende"' in block
+    assert 'href="/simulatore/libreria"' in c.get("/simulatore").get_data(as_text=True)
+
+
+def test_stepper_asks_the_question_and_marks_the_answer(real):
+    c, tok = real
+    g = c.get("/simulatore/libreria/tocco-letale-e-travolgere/avvia").location
+    html = c.get(g).get_data(as_text=True)
+    lesson = html.split('class="sc-lesson', 1)[1].split("</section>", 1)[0]
+    assert "Quanto danno può travolgere?" in lesson
+    assert 'href="/regole/702.19b"' in lesson                          # the rules involved
+    assert "<summary>Mostra la risposta</summary>" in lesson and "Punti vita di Bruno: 16" in lesson
+    assert "Non più sul campo di battaglia: Muro di Pietra" in lesson
+    assert "raggiunto l'esito atteso" not in lesson and "il tavolo non c'è ancora" in lesson
+    g = c.post(g, data={"csrf_token": tok, "azione": "passo"}).location
+    g = c.post(g, data={"csrf_token": tok, "azione": "predefinita"}).location
+    lesson = c.get(g).get_data(as_text=True).split('class="sc-lesson', 1)[1].split("</section>", 1)[0]
+    assert lesson.startswith(" sc-reached") and "✓ Il tavolo ha raggiunto l'esito atteso" in lesson
+    # a different answer: no mark
+    g2 = c.get("/simulatore/libreria/tocco-letale-e-travolgere/avvia").location
+    g2 = c.post(g2, data={"csrf_token": tok, "azione": "passo"}).location
+    g2 = c.post(g2, data={"csrf_token": tok, "azione": "decidi", "dmg-0-0": "5", "dmg-0-1": "0"}).location
+    assert "raggiunto l'esito atteso" not in c.get(g2).get_data(as_text=True)
