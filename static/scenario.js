@@ -58,7 +58,8 @@
       history.pushState({ sc: true }, "", resp.url);
     }
     init(app());
-    var target = focusSel ? app().querySelector(focusSel) : null;
+    var target = null;                        // the first selector that matches, in order
+    (focusSel || []).some(function (sel) { target = app().querySelector(sel); return !!target; });
     if (target) { target.focus(); target.scrollIntoView({ block: "nearest" }); }
     else focusAfterSwap(app(), submitter);
     return true;
@@ -75,8 +76,9 @@
     fetch(a.href, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
       .then(function (resp) { return resp.text().then(function (html) { return { resp: resp, html: html }; }); })
       .then(function (r) {
-        var sel = ".sc-j-form select, .sc-j-form input:not([type=hidden]), .sc-j-form textarea, .sc-j-picked h3, #sc-giudice > summary";
-        if (!swap(r.html, r.resp, null, sel)) location.href = a.href;
+        var order = [".sc-j-form select, .sc-j-form input:not([type=hidden]), .sc-j-form textarea",
+                     ".sc-j-picked h3", "#sc-giudice > summary"];
+        if (!swap(r.html, r.resp, null, order)) location.href = a.href;
       })
       .catch(function () { location.href = a.href; })
       .then(function () { busy = false; var x = app(); if (x) x.classList.remove("sc-busy"); });

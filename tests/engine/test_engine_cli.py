@@ -161,3 +161,27 @@ def test_fino_a_a_skipped_step_stops_at_the_end_of_the_turn(tmp_path):
             '{"attackers": [{"id": "orso", "target": "p2"}]}')
     assert "Bruno perde 2 punti vita" in r.output and "510.4" in r.output
     assert "Ora: turno 1, sottofase di cancellazione" in r.output
+
+
+def test_the_readme_example_steps_through_a_whole_turn(tmp_path, monkeypatch):
+    """The README's command-line example, run as written."""
+    import shlex
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("### Esempio: un turno dalla riga di comando", 1)[1].split("```sh", 1)[1]
+    commands = [line.split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()]
+    commands = [c for c in commands if c]
+    assert len(commands) >= 4
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for c in commands:
+        args = shlex.split(c)
+        assert args[:2] == ["judge", "scenario"], c
+        r = run(*args[2:])
+        assert r.exit_code == 0, (c, r.output)
+        assert "finita" not in r.output, (c, r.output)
+        outputs.append(r.output)
+    state = json.loads((tmp_path / "prova.json").read_text())
+    assert state["turn"]["number"] == 2 and state["players"][0]["life"] == 17
+    assert "Inizia la sottofase di cancellazione (turno 1" in outputs[1]
+    assert "Bruno pesca una carta" in outputs[2]
+    assert "508.8" in outputs[-1] and "Mi fermo alla fine del turno" in outputs[-1]
