@@ -35,7 +35,7 @@ ACTION_LABELS = {
     "untap": "STAPpa", "add_counters": "Metti segnalini", "remove_counters": "Rimuovi segnalini",
     "create_token": "Crea pedine", "add_mana": "Aggiungi mana", "cast_spell": "Lancia una magia",
     "trigger": "Abilità innescate in pila", "until_end_of_turn": "Fino alla fine del turno",
-    "attach": "Assegna (Aura, Equipaggiamento)", "shuffle": "Mescola il grimorio",
+    "attach": "Assegna (Aura, Equipaggiamento)", "shuffle": "Rimescola il grimorio",
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
 }
