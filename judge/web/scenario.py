@@ -32,13 +32,11 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, jsonify, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from judge.engine import IllegalAction, ScenarioError, chars
+from judge.engine import ScenarioError
 from judge.engine import scenario as sc
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
-from judge.engine.steps import STEP_NAMES
 from judge.web import library
 from judge.web import scenario_forms as forms
 from judge.web import scenario_forms_state as state_fields

@@ -10,9 +10,9 @@ action at a time, so
 
 * undo is the parent key, redo and a new action one more link: no replay;
 * the ``redo`` list is not part of a key: a game and its undone copy share states;
-* a new engine build (any change under judge/engine/) starts a new set of keys, so a
-  snapshot is only ever read by the code that wrote it; old games replay once, then
-  are cached again;
+* a new engine build (any change under judge/engine/ or to scenario_play) starts a new
+  set of keys, so a snapshot is only ever read by the code that wrote it; old games
+  replay once, then are cached again;
 * the cache can be deleted at any time (or turned off: ``SCENARIO_SNAPSHOTS=False``,
   env ``JUDGE_SCENARIO_SNAPSHOTS=0``, which replays every game on every request as
   before).
@@ -42,10 +42,12 @@ SNAPSHOT_FORMAT = "1"
 
 
 def engine_build() -> str:
-    """Identifies the engine code: snapshots and cached events are valid for this build only."""
+    """Identifies the code that turns a document into states (the engine, and scenario_play
+    which maps a document's actions to it): snapshots and cached events are valid for this
+    build only."""
     h = hashlib.sha256(f"{SNAPSHOT_FORMAT}:{sys.version_info[:2]}".encode())
-    engine_dir = Path(judge.engine.__file__).parent
-    for path in sorted(engine_dir.glob("*.py")):
+    paths = sorted(Path(judge.engine.__file__).parent.glob("*.py")) + [Path(play.__file__)]
+    for path in paths:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 

@@ -5,13 +5,14 @@ A saved game is::
     {"format": "judge-partita", "version": 1,
      "scenario": {…the starting scenario…},
      "actions": [{"type": "step"}, {"type": "step_to", "step": "cleanup"},
-                 {"type": "next_turn"}, {"type": "decide", "answer": {…} | null}],
+                 {"type": "next_turn"}, {"type": "decide", "answer": {…} | null},
+                 {"type": "act", "name": "deal_damage", "params": {…} | [{…}, …]}],
      "redo": [ …actions undone, the next one to redo first… ]}
 
-The web never keeps a Game between requests: each page replays the actions on
-the starting scenario (the engine is deterministic: the seed is in the
-scenario), so a document is the whole truth about a state and its log, and
-undo/redo are list operations on the document.
+A document is the whole truth about a state and its log (the engine is
+deterministic: the seed is in the scenario), and undo/redo are list operations
+on the document.  The web keeps no Game between requests; scenario_history
+opens a document from a cached snapshot instead of replaying it all.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from typing import Any
 
 from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
-from judge.engine.steps import STEP_NAMES
 from judge.engine.registry import ACTIONS
+from judge.engine.steps import STEP_NAMES
 from judge.web import scenario_actions as judge_actions
 from judge.web.scenario_forms import MAX_ACTIONS, STEPS_IT, limit_errors
 

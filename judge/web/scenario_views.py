@@ -190,16 +190,28 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
     def many(ids) -> str:
         return ", ".join(n(x) for x in ids) or "nessuno"
 
-    lines = []
-    for pid, v in (exp.get("life") or {}).items():
-        lines.append(f"Punti vita di {n(pid)}: {v}")
-    for pid, v in (exp.get("poison") or {}).items():
-        lines.append(f"Segnalini veleno di {n(pid)}: {v}")
-    for pid, v in (exp.get("hand_size") or {}).items():
-        lines.append(f"Carte in mano a {n(pid)}: {v}")
-    for pid, pool in (exp.get("mana_pool") or {}).items():
-        desc = ", ".join(f"{k} {forms.MANA_IT.get(m, m)}" for m, k in pool.items()) or "vuota"
-        lines.append(f"Riserva di mana di {n(pid)}: {desc}")
+    def mana(pool: dict) -> str:
+        return ", ".join(f"{k} {forms.MANA_IT.get(m, m)}" for m, k in pool.items()) or "vuota"
+
+    def attached(to: Any) -> str:
+        return f"assegnato a {n(to)}" if to else "non assegnato a niente"
+
+    def counters(c: dict) -> str:
+        return forms.counters_text(c) or "nessuno"
+
+    def tapped(v: Any) -> str:
+        return "TAPpato" if v else "STAPpato"
+
+    def same(v: Any) -> Any:
+        return v
+
+    # per player or per object: the key, the sentence, how its value reads
+    per_id = (("life", "Punti vita di {}: {}", same), ("poison", "Segnalini veleno di {}: {}", same),
+              ("hand_size", "Carte in mano a {}: {}", same), ("mana_pool", "Riserva di mana di {}: {}", mana),
+              ("counters", "Segnalini su {}: {}", counters), ("damage", "Danno segnato su {}: {}", same),
+              ("tapped", "{}: {}", tapped), ("attached_to", "{}: {}", attached))
+    lines = [text.format(n(k), show(v)) for key, text, show in per_id
+             for k, v in (exp.get(key) or {}).items()]
     if "battlefield" in exp:
         lines.append(f"Sul campo di battaglia: {many(exp['battlefield'])}")
     if exp.get("not_battlefield"):
@@ -207,14 +219,6 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
     for key, ids in (exp.get("zones") or {}).items():
         pid, _, zone = str(key).partition(".")
         lines.append(f"{acts.ZONE_LABELS.get(zone, zone)} di {n(pid)}: {many(ids)}")
-    for oid, counters in (exp.get("counters") or {}).items():
-        lines.append(f"Segnalini su {n(oid)}: {forms.counters_text(counters) or 'nessuno'}")
-    for oid, v in (exp.get("damage") or {}).items():
-        lines.append(f"Danno segnato su {n(oid)}: {v}")
-    for oid, v in (exp.get("tapped") or {}).items():
-        lines.append(f"{n(oid)}: {'TAPpato' if v else 'STAPpato'}")
-    for oid, to in (exp.get("attached_to") or {}).items():
-        lines.append(f"{n(oid)}: " + (f"assegnato a {n(to)}" if to else "non assegnato a niente"))
     for oid in exp.get("phased_out") or []:
         lines.append(f"{n(oid)}: fuori fase")
     if "lost" in exp:

@@ -8,7 +8,6 @@ import json
 import shutil
 import sqlite3
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
