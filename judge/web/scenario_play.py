@@ -27,7 +27,8 @@ from judge.engine.events import Event
 from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
 from judge.web import scenario_actions as judge_actions
-from judge.web.scenario_forms import MAX_ACTIONS, STEPS_IT, limit_errors
+from judge.engine.state import ZONES
+from judge.web.scenario_forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
 GAME_VERSION = 1
@@ -145,7 +146,22 @@ def _act(game: Game, name: str, params: dict | list[dict]) -> list[Event]:
             if len(rows) > 1:
                 raise IllegalAction(f"riga {i + 1}: {e.message}", e.rules) from None
             raise
+    too_many = size_error(game.state)
+    if too_many:                # the web's limits hold for a game's states too (pedine, pila)
+        game.undo(len(rows))
+        raise IllegalAction(too_many)
     return events
+
+
+def size_error(st) -> str:
+    """The web's limits on a state's size (MAX_PERMANENTS, MAX_CARDS), in Italian; "" if within."""
+    cards = len(st.battlefield) + len(st.stack) + sum(
+        len(p.zone(z)) for p in st.players for z in (*ZONES, "scheme_deck"))
+    if len(st.battlefield) > MAX_PERMANENTS:
+        return f"troppi permanenti: {len(st.battlefield)} (il limite è {MAX_PERMANENTS})"
+    if cards > MAX_CARDS:
+        return f"troppi oggetti: {cards} in tutto (il limite è {MAX_CARDS})"
+    return ""
 
 
 def describe(action: dict, st=None) -> str:

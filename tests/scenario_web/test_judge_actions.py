@@ -251,3 +251,25 @@ def test_judge_actions_through_the_api(client, sim):
     r = client.post(f"/api/scenari/{g}/azioni",
                     json={"type": "act", "name": "tap", "params": {"object": "orso", "colore": "blu"}})
     assert r.status_code == 422 and "Parametri non validi per tap" in r.get_data(as_text=True)
+
+
+def test_judge_actions_keep_the_web_limits(client, sim):
+    """Tokens and abilities cannot grow a saved game past the limits of an imported one."""
+    g = start(sim).rsplit("/", 1)[1]
+    many = [{"controller": "p1", "name": "Soldato", "power": 1, "toughness": 1, "count": 100}] * 4
+    r = client.post(f"/api/scenari/{g}/azioni", json={"type": "act", "name": "create_token", "params": many})
+    assert r.status_code == 422 and "Troppi permanenti: 404" in r.get_json()["error"]["message"]
+    assert client.get(f"/api/scenari/{g}").get_json()["stato"]["battlefield"][-1]["id"] == "lupo"
+    r = client.post(f"/api/scenari/{g}/azioni",
+                    json={"type": "act", "name": "gain_life", "params": {"player": "p1", "amount": 10**100}})
+    assert r.status_code == 422 and "atteso un intero" in r.get_json()["error"]["message"]
+
+
+def test_hostile_text_in_judge_actions_is_escaped(sim):
+    g = start(sim)
+    evil = '<script>alert("x")</script>'
+    g2 = sim.act(g, azione="giudice", nome="create_token",
+                 **{"p.controller": "p1", "p.name": evil, "p.power": "1", "p.toughness": "1"})
+    g3 = sim.act(g2, azione="giudice", nome="trigger", **{"p.controller": "p2", "p.text": evil + "'\""})
+    html = sim.page(g3) + sim.page(g3 + "?giudice=deal_damage") + sim.page(g3 + "?oggetto=p1")
+    assert evil not in html and "&lt;script&gt;" in html
