@@ -16,9 +16,10 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
+from judge.engine import chars
 from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
@@ -117,14 +118,8 @@ class ActionSpec:
     name: str
     label: str
     summary: str
-    group: str
     params: tuple[Param, ...]
     rows: int = 1                     # > 1: the action may be repeated in one history entry
-    cites: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def required(self) -> list[Param]:
-        return [p for p in self.params if p.required]
 
 
 def _kind(action: str, name: str, annotation: Any) -> str:
@@ -159,10 +154,8 @@ def spec_for(name: str) -> ActionSpec:
             required=p.default is p.empty,
             default=None if p.default is p.empty else p.default,
             choices=CHOICES.get((name, p.name), ())))
-    group = next((g for g, names in GROUPS if name in names), OTHER_GROUP)
     return ActionSpec(name=name, label=ACTION_LABELS.get(name, fn.summary or name),
-                      summary=fn.summary, group=group, params=tuple(params),
-                      rows=REPEATABLE.get(name, 1), cites=tuple(fn.cites))
+                      summary=fn.summary, params=tuple(params), rows=REPEATABLE.get(name, 1))
 
 
 def catalog() -> list[tuple[str, list[ActionSpec]]]:
@@ -188,15 +181,14 @@ def label(name: str) -> str:
 class Option:
     value: str
     label: str
-    what: str                          # "player", "permanent" or "card"
 
 
 def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     """Option groups per widget kind, from the current state (players and objects by name)."""
-    players = [Option(p.id, p.name, "player") for p in st.players if not p.lost]
+    players = [Option(p.id, p.name) for p in st.players if not p.lost]
     perms: list[tuple[str, list[Option]]] = []
     for pl in st.players:
-        mine = [Option(p.id, _perm_label(p), "permanent") for p in st.battlefield
+        mine = [Option(p.id, _perm_label(p)) for p in st.battlefield
                 if p.controller == pl.id]
         if mine:
             perms.append((f"Campo di battaglia: {pl.name}", mine))
@@ -206,8 +198,8 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
             zone = pl.zone(z)
             if zone:
                 cards.append((f"{ZONE_LABELS[z]}: {pl.name}",
-                              [Option(c.id, _card_label(c, z, i), "card") for i, c in enumerate(zone)]))
-    spells = [Option(i.card.id, i.card.name, "card") for i in reversed(st.stack) if i.card is not None]
+                              [Option(c.id, _card_label(c, z, i)) for i, c in enumerate(zone)]))
+    spells = [Option(i.card.id, i.card.name) for i in reversed(st.stack) if i.card is not None]
     if spells:
         cards.append(("Pila", spells))
     by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards}
@@ -218,14 +210,13 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
             if what in accepts:
                 groups += by_kind[what]
         out[kind] = groups
-    hands = [(f"Mano di {pl.name}", [Option(c.id, c.name, "card") for c in pl.hand], pl.id)
+    hands = [(f"Mano di {pl.name}", [Option(c.id, c.name) for c in pl.hand], pl.id)
              for pl in st.players if pl.hand]
     out["hand_cards"] = hands            # type: ignore[assignment]
     return out
 
 
 def _perm_label(p) -> str:
-    from judge.engine import chars
     extra = []
     if "creature" in p.types:
         try:
