@@ -108,8 +108,13 @@ def _save(doc: Any, kind: str) -> str:
 
 
 def _load(ident: str) -> tuple[str, Any]:
+    return _load_raw(ident)[:2]
+
+
+def _load_raw(ident: str) -> tuple[str, Any, bytes]:
+    """``(kind, document, its canonical JSON)``; 404 or 500 (damaged) as a BadRequest."""
     try:
-        found = _store().load(ident)
+        found = _store().load_raw(ident)
     except CorruptDocument:
         current_app.logger.error("documento danneggiato nel database: %s", ident)
         raise BadRequest(500, "Questo scenario salvato è danneggiato e non può essere aperto.") from None

@@ -19,8 +19,8 @@ from judge.web import scenario_play as play
 from judge.web import scenario_views as views
 from judge.web.errors import error_response
 from judge.web.scenario import (KIND_GAME, KIND_SCENARIO, BadRequest, _api_body, _download,
-                                _load, _save, _store_document, _url_for_doc, bp, histories,
-                                rule_info, rule_url)
+                                _load, _load_raw, _save, _store_document, _url_for_doc, bp,
+                                histories, rule_info, rule_url)
 from judge.web.scenario_history import LOG_EVENTS, Save
 from judge.web.scenario_store import StoreError
 
@@ -38,8 +38,8 @@ def _redirect(e: _Redirect):
 
 
 def _game(ident: str, log: int | None = LOG_EVENTS,
-          loaded: tuple[str, dict] | None = None) -> tuple[dict, play.Played]:
-    kind, doc = loaded or _load(ident)
+          loaded: tuple[str, dict, bytes] | None = None) -> tuple[dict, play.Played]:
+    kind, doc, data = loaded or _load_raw(ident)
     if kind != KIND_GAME:
         raise _Redirect(url_for("scenario.modifica", ident=ident))
     try:
@@ -47,6 +47,7 @@ def _game(ident: str, log: int | None = LOG_EVENTS,
     except ScenarioError as e:
         raise BadRequest(422, "Lo scenario di partenza di questa partita non è più valido.",
                          list(e.errors)) from None
+    played.doc_data = data
     return doc, played
 
 
@@ -231,9 +232,9 @@ def _game_response(ident: str, save: Save, played: play.Played, events, status: 
 
 @bp.get("/api/scenari/<ident>")
 def api_get(ident: str):
-    kind, doc = _load(ident)
+    kind, doc, data = _load_raw(ident)
     if kind == KIND_GAME:
-        _, played = _game(ident, log=None, loaded=(kind, doc))
+        _, played = _game(ident, log=None, loaded=(kind, doc, data))
         return jsonify(_game_json(ident, doc, played))
     return jsonify({"id": ident, "tipo": KIND_SCENARIO,
                     "url": url_for("scenario.modifica", ident=ident, _external=True),
@@ -249,7 +250,7 @@ def api_save():
 @bp.post("/api/scenari/<ident>/azioni")
 def api_action(ident: str):
     body = _api_body()
-    kind, doc = _load(ident)
+    kind, doc, data = _load_raw(ident)
     if kind != KIND_GAME:
         raise BadRequest(409, "Questo id è uno scenario, non una partita: salvalo come partita "
                               "(format \"judge-partita\") per eseguire azioni.")
@@ -263,7 +264,7 @@ def api_action(ident: str):
             raise BadRequest(422, "Azione non valida.", errs)
         if len(doc.get("actions") or []) >= forms.MAX_ACTIONS:
             raise BadRequest(422, f"Troppe azioni in una partita (il limite è {forms.MAX_ACTIONS}).")
-    _, played = _game(ident, log=0, loaded=(kind, doc))
+    _, played = _game(ident, log=0, loaded=(kind, doc, data))
     h = histories()
     try:
         if kind_ == "undo":

@@ -34,7 +34,8 @@ from judge.engine import Game, IllegalAction
 from judge.engine.events import Event
 from judge.web import scenario_play as play
 from judge.web.scenario_store import (MAX_JSON_DEPTH, HistoryRow, ScenarioStore, canonical,
-                                      check_document, json_depth)
+                                      canonical_edited, check_document, check_size,
+                                      json_depth)
 
 SNAPSHOT_EVERY = 32          # when replaying a game nobody cached: a snapshot every N actions
 LOG_EVENTS = 150             # events the stepper shows (the exports have them all)
@@ -165,7 +166,7 @@ class Histories:
         row = HistoryRow(key, played.key, played.n_actions + 1, [e.to_dict() for e in events],
                          played.game.snapshot())
         played.key, played.n_actions = key, played.n_actions + 1
-        return new, events, Save(new, key, [row])
+        return new, events, Save(new, key, [row], base=(played.doc_data, doc, action, False))
 
     def redo(self, played: play.Played, doc: dict) -> "tuple[list[Event], Save] | None":
         new = play.redone(doc)
@@ -184,13 +185,17 @@ class Histories:
         if new is None:
             return None
         parent = self.store.history_parent(played.key) if self.enabled and played.key else None
-        return Save(new, parent[0] if parent else None)
+        return Save(new, parent[0] if parent else None, base=(played.doc_data, doc, None, True))
 
     def save(self, save: "Save", kind: str) -> str:
         """Save a document made by perform/undo/redo from a saved one (so its depth is known
         to be within the limit), with its history rows, in one transaction.  Its canonical
         JSON is kept in ``save.data`` (the API answers with it instead of encoding it again)."""
-        save.data = check_document(save.doc, depth_checked=True)
+        data = None
+        if save.base and save.base[0]:          # the saved document's JSON, edited
+            old, doc, append, drop_last = save.base
+            data = canonical_edited(old, doc, save.doc["redo"], append, drop_last)
+        save.data = check_document(save.doc, depth_checked=True) if data is None else check_size(data)
         return self.store.save(save.doc, kind, history=save.rows, engine=ENGINE, key=save.key,
                                data=save.data)
 
@@ -198,6 +203,10 @@ class Histories:
 class Save:
     """A game document ready to be saved, with what the history cache learns from it."""
 
-    def __init__(self, doc: dict, key: str | None = None, rows: list[HistoryRow] | None = None):
+    def __init__(self, doc: dict, key: str | None = None, rows: list[HistoryRow] | None = None,
+                 base: tuple[bytes, dict, dict | None, bool] | None = None):
         self.doc, self.key, self.rows = doc, key, rows or []
+        # (canonical JSON of the document it was made from, that document, the action
+        # appended or None, whether its last action was dropped)
+        self.base = base
         self.data = b""

@@ -192,6 +192,7 @@ class Played:
     key: str | None = None                    # history key of the current state (scenario_history)
     complete: bool = True                     # steps hold every action's events
     n_actions: int = 0
+    doc_data: bytes = b""                     # the document's canonical JSON, when loaded
 
     @property
     def events(self) -> list[Event]:
