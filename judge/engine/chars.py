@@ -18,7 +18,8 @@ KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso"
               "lifelink": "legame vitale", "vigilance": "cautela",
               "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
               "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-              "wither": "avvizzire", "phasing": "intermittenza"}
+              "wither": "avvizzire", "phasing": "intermittenza",
+              "space sculptor": "scultore spaziale", "start your engines!": "accendete i motori!"}
 
 
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
