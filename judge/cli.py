@@ -23,3 +23,7 @@ main.add_command(cerca)
 from judge.engine.cli import scenario  # noqa: E402
 
 main.add_command(scenario)
+
+from judge.corpus.translation_cli import traduzione  # noqa: E402
+
+main.add_command(traduzione)

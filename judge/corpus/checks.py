@@ -9,36 +9,10 @@ text changed after the Italian translation date, unknown Italian titles.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
-from judge.corpus.model import Corpus
-from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter
+from judge.corpus.findings import ERROR, WARNING, Finding
+from judge.corpus.model import Corpus, Outdated
+from judge.corpus.numbers import RuleNumber, RuleNumberError
 from judge.corpus.rules_it import SourceRule
-
-ERROR = "errore"
-WARNING = "avviso"
-
-
-@dataclass(frozen=True)
-class Finding:
-    level: str  # ERROR or WARNING
-    code: str  # stable identifier, e.g. "citazione-obsoleta"
-    file: str
-    line: int
-    rule: str | None
-    message: str  # Italian
-    related: tuple[str, ...] = ()  # numbers the user may want to follow (e.g. the English citations)
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["related"] = list(self.related)
-        return d
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.level.upper()} {where}{rule} {self.code}: {self.message}"
-
 
 def _structure(rules: list[SourceRule], file: str, known: set[str]) -> list[Finding]:
     out: list[Finding] = []
@@ -93,40 +67,8 @@ def check(corpus: Corpus) -> list[Finding]:
     for sec in corpus.italian_sections.values():
         it_numbers = {r.number for r in sec.rules}
         for r in sec.rules:
-            rule = corpus.rules[r.number]
-            if r.number not in en_numbers:
-                findings.append(Finding(
-                    WARNING, "assente-in-inglese", sec.path.name, r.line, r.number,
-                    f"la regola {r.number} non esiste nell'edizione inglese in vigore ({en.id}): numerazione cambiata o regola rimossa",
-                ))
-                continue
-            # Stale citations: the Italian text cites other numbers than its English counterpart.
-            it_cites = [c for c in corpus.citations(r.number, "it") if not is_chapter(c)]
-            en_cites = [c for c in corpus.citations(r.number, "en") if not is_chapter(c)]
-            if rule.en and set(it_cites) != set(en_cites):
-                only_it = [c for c in it_cites if c not in en_cites]
-                only_en = [c for c in en_cites if c not in it_cites]
-                if only_it:
-                    findings.append(Finding(
-                        WARNING, "citazione-obsoleta", sec.path.name, r.line, r.number,
-                        f"il testo italiano cita {', '.join(only_it)}, quello inglese cita "
-                        f"{', '.join(only_en) or 'altro'}: probabilmente la numerazione è cambiata dopo la traduzione",
-                        tuple(only_en),
-                    ))
-            # English text changed after the Italian translation date.
-            if sec.updated_date is not None:
-                for older, newer in zip(corpus.editions, corpus.editions[1:]):
-                    if newer.date <= sec.updated_date:
-                        continue
-                    before = _text_of(older, r.number)
-                    after = _text_of(newer, r.number)
-                    if before != after:
-                        findings.append(Finding(
-                            WARNING, "inglese-modificato", sec.path.name, r.line, r.number,
-                            f"il testo inglese è cambiato nell'edizione {newer.id}, dopo la traduzione italiana "
-                            f"({sec.updated_date.isoformat()})",
-                            (older.id, newer.id),
-                        ))
+            for why in corpus.rules[r.number].community_outdated:
+                findings.append(_outdated_finding(why, sec, r, en.id))
         for n in sorted(en_numbers):
             if n.split(".")[0] == sec.section and "." in n and n not in it_numbers:
                 findings.append(Finding(
@@ -134,17 +76,38 @@ def check(corpus: Corpus) -> list[Finding]:
                     f"la regola {n} dell'edizione inglese in vigore manca nel testo italiano della sezione {sec.section}",
                 ))
     for section in corpus.sections():
-        if section.it is None:
+        if section.it is None and section.tr is None:
             findings.append(Finding(
                 WARNING, "titolo-sconosciuto", "indice.md", 0, section.number,
-                f"titolo italiano della sezione {section.number} sconosciuto (inglese: «{section.en.text if section.en else '?'}»)",
+                f"titolo italiano della sezione {section.number} sconosciuto, né nel wiki né nella traduzione (inglese: «{section.en.text if section.en else '?'}»)",
             ))
+    if corpus.translation:
+        findings += translation_report(corpus).findings
     return findings
 
 
-def _text_of(edition, number: str) -> tuple[str, tuple[str, ...]] | None:
-    r = edition.rule(number)
-    return (r.text, tuple(r.examples)) if r else None
+def translation_report(corpus: Corpus):
+    """The translation's report (counts and findings), computed once per loaded corpus."""
+    from judge.corpus.translation_checks import check_translation
+
+    cached = getattr(corpus, "_translation_report", None)
+    if cached is None:
+        cached = corpus._translation_report = check_translation(corpus.translation, corpus.editions, corpus.terminology)
+    return cached
+
+
+def _outdated_finding(why: Outdated, sec, r: SourceRule, in_force: str) -> Finding:
+    if why.code == "assente-in-inglese":
+        message = (f"la regola {r.number} non esiste nell'edizione inglese in vigore ({in_force}): "
+                   "numerazione cambiata o regola rimossa")
+    elif why.code == "citazione-obsoleta":
+        message = (f"il testo italiano cita {', '.join(why.only_it)}, quello inglese cita "
+                   f"{', '.join(why.only_en) or 'altro'}: probabilmente la numerazione è cambiata dopo la traduzione")
+    else:
+        message = (f"il testo inglese è cambiato nell'edizione {why.editions[1]}, dopo la traduzione italiana "
+                   f"({sec.updated_date.isoformat()})")
+    related = why.only_en if why.code == "citazione-obsoleta" else why.editions
+    return Finding(WARNING, why.code, sec.path.name, r.line, r.number, message, tuple(related))
 
 
 def corpus_findings(corpus: Corpus) -> list[Finding]:

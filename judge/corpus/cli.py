@@ -50,8 +50,11 @@ def regola(numero: str, english: bool, figli: bool) -> None:
         text = r.en if english else r.best
         if text is None:
             continue
-        if not english and r.it is None:
+        if not english and r.italian is None:
             click.echo("(Traduzione italiana non disponibile: testo ufficiale inglese)")
+        elif text.layer == "traduzione":
+            stale = "" if text.current else " DA AGGIORNARE: l'inglese è cambiato dopo la traduzione;"
+            click.echo(f"(Traduzione non ufficiale del progetto;{stale} prevale il testo inglese: --en)")
         _echo_text(r.number, text, r.is_heading)
         if r is not rules[-1]:
             click.echo()
@@ -73,6 +76,10 @@ def verifica(as_json: bool) -> None:
     else:
         for f in findings:
             click.echo(str(f))
+        if corpus.translation:
+            from judge.corpus.checks import translation_report
+
+            click.echo(translation_report(corpus).summary())
         click.echo(
             f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
             f"{len(corpus.editions)} edizioni inglesi (in vigore: {corpus.in_force.id}): "

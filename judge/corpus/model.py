@@ -22,6 +22,14 @@ from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_k
 from judge.corpus.rules_en import Edition, edition_paths, parse_edition
 from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
 from judge.corpus.titles import TitleMatch, align_titles
+from judge.corpus.terminology import TERMINOLOGY_FILE, Terminology, parse_terminology
+from judge.corpus.translation import (
+    TRANSLATION_DIR,
+    TranslationFile,
+    english_hash,
+    parse_translation_file,
+    translation_paths,
+)
 
 MONTHS_IT = [
     "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno",
@@ -44,6 +52,34 @@ class Text:
     date: dt.date | None
     source: str  # file name
     line: int = 0
+    layer: str = ""  # "ufficiale" (English), "comunità" (wiki, verbatim), "traduzione" (the project's)
+    edition: str | None = None  # translation: the English edition it translates
+    current: bool = True  # translation: the English it translates is still the one in force
+
+    def __post_init__(self) -> None:
+        if not self.layer:
+            self.layer = "ufficiale" if self.lang == "en" else "comunità"
+
+
+@dataclass(frozen=True)
+class Outdated:
+    """Why a community Italian rule no longer matches the English in force."""
+
+    code: str  # "assente-in-inglese", "citazione-obsoleta", "inglese-modificato"
+    only_it: tuple[str, ...] = ()  # citazione-obsoleta: numbers only the Italian cites
+    only_en: tuple[str, ...] = ()  # ... and those only the English cites
+    editions: tuple[str, ...] = ()  # inglese-modificato: (older, newer) edition ids
+
+
+@dataclass
+class GlossaryEntry:
+    """An English glossary entry of the edition in force, with the project's Italian when it has one."""
+
+    term: str
+    text: str
+    it_term: str | None = None
+    it_text: str | None = None
+    current: bool = True  # the Italian translates this English text
 
 
 @dataclass
@@ -52,10 +88,12 @@ class Rule:
 
     number: str
     kind: str  # "capitolo", "sezione", "regola", "sottoregola"
-    it: Text | None = None
-    en: Text | None = None
+    it: Text | None = None  # community text (rules_it/NNN.md, verbatim) or the wiki's title
+    en: Text | None = None  # official English, edition in force
+    tr: Text | None = None  # the project's translation of the English (rules_it/traduzione/)
     parent: str | None = None
     children: list[str] = field(default_factory=list)
+    community_outdated: tuple[Outdated, ...] = ()  # why the community text no longer matches the English
 
     @property
     def is_heading(self) -> bool:
@@ -72,9 +110,17 @@ class Rule:
         return self.number[0]
 
     @property
+    def italian(self) -> Text | None:
+        """The Italian text to show first: the community text while it is current, otherwise the
+        project's translation (the community text, if outdated, is still shown beside it)."""
+        if self.it is not None and not self.community_outdated:
+            return self.it
+        return self.tr or self.it
+
+    @property
     def best(self) -> Text | None:
-        """The text to show first: Italian where we have it."""
-        return self.it or self.en
+        """The text to show first: Italian where we have it, otherwise the official English."""
+        return self.italian or self.en
 
 
 def edition_label(edition: Edition, in_force: bool) -> str:
@@ -91,6 +137,8 @@ class Corpus:
         italian: list[ItalianSection],
         nav: NavIndex | None,
         files: list[Path],
+        translation: list[TranslationFile] | None = None,
+        terminology: Terminology | None = None,
     ):
         if not editions:
             raise ValueError("nessuna edizione inglese del Regolamento in rules_en/")
@@ -98,7 +146,10 @@ class Corpus:
         self.italian_sections = {s.section: s for s in italian}
         self.nav = nav
         self.files = files
+        self.translation = translation or []
+        self.terminology = terminology or Terminology([])
         self.rules: dict[str, Rule] = {}
+        self.glossary: dict[str, GlossaryEntry] = {}
         self._build()
 
     # -- construction -------------------------------------------------------------
@@ -138,6 +189,7 @@ class Corpus:
                 self._ensure(r.number).it = Text(
                     "it", r.text, r.examples, version, section.updated_date, section.path.name, r.line
                 )
+        self._attach_translation()
         self.numbers = sorted(self.rules, key=sort_key)
         self._keys = [sort_key(n) for n in self.numbers]
         self._position = {n: i for i, n in enumerate(self.numbers)}
@@ -145,6 +197,62 @@ class Corpus:
             rule = self.rules[n]
             if rule.parent and rule.parent in self.rules:
                 self.rules[rule.parent].children.append(n)
+        for section in self.italian_sections.values():
+            for r in section.rules:
+                self.rules[r.number].community_outdated = tuple(self._outdated(r.number, section.updated_date))
+
+    def _attach_translation(self) -> None:
+        """The project's translation goes on the rules, titles and glossary entries of the English in
+        force; a translation of a number the English no longer has is left to the checks."""
+        en = self.in_force
+        for term, text in en.glossary.items():
+            self.glossary[term] = GlossaryEntry(term, text)
+
+        def text(number: str, value: str, examples: list[str], stamp, path: Path, line: int, english: list[str]) -> Text:
+            edition = stamp.edition if stamp else None
+            current = bool(stamp) and stamp.hash == english_hash(*english)
+            date = dt.date(int(edition[:4]), int(edition[4:6]), int(edition[6:])) if edition else None
+            version = (f"Traduzione non ufficiale del progetto judge dall'edizione inglese del {italian_date(date)}"
+                       if date else "Traduzione non ufficiale del progetto judge")
+            return Text("it", value, examples, version, date, path.name, line, "traduzione", edition, current)
+
+        for tf in self.translation:
+            if tf.kind == "capitoli":
+                for c in tf.chapters:
+                    title = en.chapters.get(int(c.number))
+                    if title is not None and c.number in self.rules:
+                        self.rules[c.number].tr = text(c.number, c.title, [], c.stamp, tf.path, c.line, [title])
+            elif tf.kind == "glossario":
+                for e in tf.entries:
+                    entry = self.glossary.get(e.term)
+                    if entry is not None:
+                        entry.it_term, entry.it_text = e.it_term, e.text
+                        entry.current = bool(e.stamp) and e.stamp.hash == english_hash(e.term, entry.text)
+            else:
+                if tf.title and int(tf.section) in en.sections and tf.section in self.rules:
+                    self.rules[tf.section].tr = text(tf.section, tf.title.title, [], tf.title.stamp, tf.path,
+                                                     tf.title.line, [en.sections[int(tf.section)]])
+                for r in tf.rules:
+                    source = en.rule(r.number)
+                    if source is not None:
+                        self._ensure(r.number).tr = text(r.number, r.text, r.examples, r.stamp, tf.path, r.line,
+                                                         [source.text, *source.examples])
+
+    def _outdated(self, number: str, updated: dt.date | None) -> list[Outdated]:
+        rule = self.rules[number]
+        if rule.en is None:
+            return [Outdated("assente-in-inglese")]
+        out: list[Outdated] = []
+        it_cites = [c for c in self.citations(number, "it") if not is_chapter(c)]
+        en_cites = [c for c in self.citations(number, "en") if not is_chapter(c)]
+        only_it = tuple(c for c in it_cites if c not in en_cites)
+        if only_it:
+            out.append(Outdated("citazione-obsoleta", only_it, tuple(c for c in en_cites if c not in it_cites)))
+        if updated is not None:
+            for older, newer in zip(self.editions, self.editions[1:]):
+                if newer.date > updated and _full_text(older, number) != _full_text(newer, number):
+                    out.append(Outdated("inglese-modificato", editions=(older.id, newer.id)))
+        return out
 
     def _nav_label(self) -> str:
         if self.nav and self.nav.meta.get("aggiornato_a"):
@@ -253,9 +361,14 @@ class Corpus:
             lo = max(0, hi - limit)
         return [self.rules[n] for n in self.numbers[lo:hi]]
 
+    @cached_property
+    def translated_sections(self) -> frozenset[str]:
+        """Sections of the edition in force that the project's translation covers."""
+        return frozenset(tf.section for tf in self.translation if tf.kind == "sezione" and tf.section in self.rules)
+
     def has_italian(self, number: str) -> bool:
         rule = self.rules.get(number)
-        return bool(rule and rule.it)
+        return bool(rule and rule.italian)
 
     # -- citations ------------------------------------------------------------------
     def citations(self, number: str, lang: str) -> list[str]:
@@ -286,7 +399,14 @@ class Corpus:
 
     @property
     def version_label(self) -> str:
-        return f"en {self.in_force.id}, it {len(self.italian_sections)} sezioni, {self.content_hash}"
+        translated = sum(1 for tf in self.translation if tf.kind == "sezione")
+        return (f"en {self.in_force.id}, it {len(self.italian_sections)} sezioni, "
+                f"traduzione {translated} sezioni, {self.content_hash}")
+
+
+def _full_text(edition: Edition, number: str) -> tuple[str, tuple[str, ...]] | None:
+    r = edition.rule(number)
+    return (r.text, tuple(r.examples)) if r else None
 
 
 _cache: dict[tuple, Corpus] = {}
@@ -307,8 +427,10 @@ def _fingerprint(paths: list[Path]) -> tuple:
 
 
 def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
+    """Every file the corpus is made of: a change to any of them makes a new corpus."""
     it_files = sorted(p for p in rules_it.glob("*.md") if not p.name.startswith(("_", "README")))
-    return it_files + edition_paths(rules_en)
+    terminology = [p for p in [rules_it / TERMINOLOGY_FILE] if p.exists()]
+    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + terminology + edition_paths(rules_en)
 
 
 def load_corpus(
@@ -333,7 +455,10 @@ def load_corpus(
         editions = [parse_edition(p) for p in edition_paths(rules_en)]
         index_path = rules_it / INDEX_FILE
         nav = parse_index_file(index_path) if index_path.exists() else None
-        corpus = Corpus(editions, load_sections(rules_it), nav, files)
+        translation = [parse_translation_file(p) for p in translation_paths(rules_it / TRANSLATION_DIR)]
+        terms_path = rules_it / TERMINOLOGY_FILE
+        terminology = parse_terminology(terms_path) if terms_path.exists() else None
+        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology)
         if len(_cache) > 4:
             _cache.clear()
         _cache[key] = corpus

@@ -20,8 +20,10 @@ from judge.web.rules import (
     _not_found,
     canonical_rule,
     changes_request,
+    glossary_entries,
     rule_warnings,
     text_payload,
+    translation_payload,
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -50,7 +52,8 @@ def rule_payload(corpus: Corpus, rule: Rule) -> dict:
         "history_url": url_for("rules.storia", numero=rule.number, _external=True),
         "it": text_payload(rule.it),
         "en": text_payload(rule.en),
-        "translation_available": rule.it is not None,
+        "translation": translation_payload(rule.tr),
+        "translation_available": rule.italian is not None,
         "chapter": rule.chapter,
         "section": rule.section,
         "parent": rule.parent if rule.parent in corpus else None,
@@ -111,6 +114,7 @@ def collega():
                 "lang": r.best.lang if r.best else None,
                 "text": r.best.text if r.best else None,
                 "it": r.it.text if r.it else None,
+                "translation": r.tr.text if r.tr else None,
                 "en": r.en.text if r.en else None,
             }
             for r in report.rules
@@ -134,6 +138,20 @@ def modifiche(intervallo: str):
         "counts": {k: sum(1 for c in found if c.kind == k) for k in ("aggiunta", "rimossa", "modificata")},
         "url": url_for("rules.modifiche", intervallo=f"{old.id}..{new.id}", sezione=section, _external=True),
         "changes": [c.to_dict() for c in found],
+    })
+
+
+@bp.get("/glossario")
+@cached
+def glossario():
+    corpus = load_corpus()
+    return jsonify({
+        "edition": edition_payload(corpus.in_force),
+        "entries": [
+            {"term": e["term"], "text": e["text"], "it_term": e["it_term"], "it_text": e["it_text"],
+             "current": e["current"]}
+            for e in glossary_entries(corpus)
+        ],
     })
 
 

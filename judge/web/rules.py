@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import string
 from functools import lru_cache
-from pathlib import Path
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.routing import BaseConverter
@@ -78,6 +77,15 @@ def stale_citations(corpus: Corpus, number: str) -> dict[str, str]:
         return {}
     replacement = ", ".join(only_en) or "altri numeri"
     return {n: replacement for n in only_it}
+
+
+def translation_payload(text) -> dict | None:
+    """The project's translation of a rule, for the API (``edition``: the English edition it
+    translates; ``current``: whether that English text is still the one in force)."""
+    if text is None:
+        return None
+    return {"lang": "it", "text": text.text, "examples": list(text.examples), "edition": text.edition,
+            "current": text.current, "version": text.version}
 
 
 def text_payload(text) -> dict | None:
@@ -361,56 +369,32 @@ def modifiche(intervallo: str):
 # -- glossary, turn reference, OpenSearch ---------------------------------------------------
 
 
-GLOSSARY_TSV = Path(__file__).resolve().parent.parent / "search" / "glossario.tsv"
-
-
-@lru_cache(maxsize=4)
-def _read_bilingual(path: str, mtime: float) -> dict[str, str]:
-    out: dict[str, list[str]] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) < 2:
-            continue
-        it, en = fields[0].strip(), fields[1].strip()
-        if (it.lower(), en.lower()) == ("italiano", "inglese"):  # header row
-            continue
-        if it and en and it.lower() not in [x.lower() for x in out.get(en.lower(), [])]:
-            out.setdefault(en.lower(), []).append(it)
-    return {en: ", ".join(its) for en, its in out.items()}
-
-
-def italian_terms() -> dict[str, str]:
-    """English term (lower case) → Italian term(s), from the search area's bilingual glossary
-    (judge/search/glossario.tsv: Italian TAB English TAB note); empty when it is absent."""
-    try:
-        return _read_bilingual(str(GLOSSARY_TSV), GLOSSARY_TSV.stat().st_mtime)
-    except (OSError, UnicodeDecodeError):
-        return {}
-
-
 def _anchor(term: str) -> str:
     return "t-" + re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
+def glossary_entries(corpus: Corpus) -> list[dict]:
+    """The glossary of the edition in force, alphabetical, each entry with the project's Italian
+    term and definition where translated (the term otherwise from the terminology table)."""
+    entries = []
+    for e in sorted(corpus.glossary.values(), key=lambda e: e.term.lower()):
+        first = e.term[:1].upper()
+        entries.append({
+            "term": e.term, "text": e.text, "it_term": e.it_term or corpus.terminology.italian(e.term),
+            "it_text": e.it_text, "current": e.current, "anchor": _anchor(e.term),
+            "letter": first if first in string.ascii_uppercase else "#",
+        })
+    return entries
 
 
 @bp.get("/glossario")
 @cached
 def glossario():
     corpus = load_corpus()
-    it_terms = italian_terms()
-    entries = []
-    for term, definition in sorted(corpus.in_force.glossary.items(), key=lambda kv: kv[0].lower()):
-        first = term[:1].upper()
-        letter = first if first in string.ascii_uppercase else "#"
-        entries.append({
-            "term": term, "definition": definition, "anchor": _anchor(term), "letter": letter,
-            "it": it_terms.get(term.lower()),
-        })
+    entries = glossary_entries(corpus)
     letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
-    return render_template(
-        "glossario.html", corpus=corpus, entries=entries, letters=letters, has_italian=bool(it_terms)
-    )
+    translated = sum(1 for e in entries if e["it_text"])
+    return render_template("glossario.html", corpus=corpus, entries=entries, letters=letters, translated=translated)
 
 
 @bp.get("/turno")

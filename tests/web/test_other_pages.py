@@ -11,7 +11,6 @@ from markupsafe import escape
 from judge.corpus.citations import find_citations
 from judge.corpus.diff import diff_editions
 from judge.web import turn
-from judge.web.rules import italian_terms
 
 from .htmlcheck import check_html
 
@@ -67,12 +66,24 @@ def test_glossary_lists_every_term_with_italian_terms(client, corpus):
     body = page(client, "/glossario")
     for term in corpus.in_force.glossary:
         assert str(escape(term)) in body
-    terms = italian_terms()
-    if terms:
-        en, it = next((t, terms[t.lower()]) for t in corpus.in_force.glossary if t.lower() in terms)
-        assert re.search(re.escape(str(escape(en))) + r'</span> <span class="termine-it">— ' + re.escape(str(escape(it))), body)
+    # The Italian term of an entry comes from the project's translation, else the terminology table.
+    entry = corpus.glossary["Trample"]
+    italian = entry.it_term or corpus.terminology.italian("Trample")
+    assert italian and italian.lower().startswith("travolgere")
+    assert re.search(r'Trample</span> <span class="termine-it">— ' + re.escape(str(escape(italian))), body)
     # Citations in definitions are links.
-    assert 'href="/regole/701.33"' in body or 'class="cit"' in body
+    assert 'class="cit"' in body
+
+
+def test_glossary_api_lists_every_entry(client, corpus):
+    r = client.get("/api/glossario")
+    assert r.status_code == 200
+    entries = r.get_json()["entries"]
+    assert [e["term"] for e in entries] == sorted(corpus.in_force.glossary, key=str.lower)
+    assert set(entries[0]) == {"term", "text", "it_term", "it_text", "current"}
+    by_term = {e["term"]: e for e in entries}
+    assert by_term["Library"]["it_term"].lower().startswith("grimorio")
+    assert by_term["Library"]["text"] == corpus.in_force.glossary["Library"]
 
 
 def test_turn_reference_cites_the_edition_in_force(client, corpus):
