@@ -197,7 +197,7 @@ def mill(ctx: Ctx, player: str, count: int = 1) -> None:
              objects=[c.id for c in milled], players=[pl.id])
 
 
-@action("each_player_discards", cites=("701.9a", "101.4", "121.2c"),
+@action("each_player_discards", cites=("701.9a", "101.4"),
         summary="Ogni giocatore scarta N carte: scelgono in ordine APNAP, poi scartano insieme")
 def each_player_discards(ctx: Ctx, count: int = 1) -> list[str]:
     count = int_arg(count, "numero di carte", 1)

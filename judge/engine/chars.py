@@ -127,6 +127,13 @@ def next_active_player(st: State) -> str:
     return ap.id
 
 
+def planar_controller(st: State) -> str | None:
+    """Planechase: the planar controller, normally the active player (901.6)."""
+    if not st.options.get("planechase"):
+        return None
+    return st.planar_controller or st.turn.active_player
+
+
 def poison_limit(st: State) -> int:
     """15 poison counters for a Two-Headed Giant team, +5 per extra member (704.6b, 810.11)."""
     size = max(len(teammates(st, p.id)) for p in st.players) if st.players else 2

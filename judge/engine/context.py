@@ -60,4 +60,3 @@ class Ctx:
 
     def name(self, oid: str | None) -> str:
         return self.s.name_of(oid)
-

@@ -64,7 +64,7 @@ def leave_game(ctx: Ctx, pids: list[str]) -> None:
     """800.4a, in its order, for players leaving a multiplayer game at the same time."""
     s = ctx.s
     leaving = set(pids)
-    planar = _planar_controller(s)
+    planar = chars.planar_controller(s)
     faces_up = {c.id for pl in s.players for c in pl.command if {"plane", "phenomenon"} & set(c.types)}
     report: dict[str, dict[str, list[str]]] = {pid: {"left": [], "back": [], "ceased": [],
                                                      "exiled": []} for pid in pids}
@@ -117,7 +117,7 @@ def leave_game(ctx: Ctx, pids: list[str]) -> None:
     gone_faces = faces_up - {c.id for pl in s.players for c in pl.command}
     if gone_faces and s.options.get("planechase"):
         from judge.engine import planechase     # 901.10: a face-up plane left with its owner
-        planechase.planeswalk(ctx, _planar_controller(s), ["901.10", "701.31c"])
+        planechase.planeswalk(ctx, chars.planar_controller(s), ["901.10", "701.31c"])
 
 
 def _log(ctx: Ctx, pid: str, r: dict[str, list[str]], names: dict[str, str]) -> None:
@@ -150,12 +150,6 @@ def _heir(s: State) -> str | None:
         return act[0].id
     nxt = chars.turn_order_from(s, ap.id)
     return nxt[0].id if nxt else None
-
-
-def _planar_controller(s: State) -> str | None:
-    if not s.options.get("planechase"):
-        return None
-    return s.planar_controller or s.turn.active_player
 
 
 def _pass_designations(ctx: Ctx, leaving: set[str], planar: str | None) -> None:

@@ -10,18 +10,12 @@ planar controller planeswalks (704.6f); turning a phenomenon face up makes its
 
 from __future__ import annotations
 
-from judge.engine import triggers
+from judge.engine import chars, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action, sba
 from judge.engine.state import Card, State
 from judge.engine.state_actions import Act
-
-
-def planar_controller(st: State) -> str | None:
-    if not st.options.get("planechase"):
-        return None
-    return st.planar_controller or st.turn.active_player
 
 
 def face_up(st: State) -> list[Card]:
@@ -67,7 +61,7 @@ def phenomenon_done(ctx: Ctx) -> list[Act]:
     st = ctx.s
     if not st.options.get("planechase"):
         return []
-    pid = planar_controller(st)
+    pid = chars.planar_controller(st)
     acts = []
     for c in face_up(st):
         if "phenomenon" in c.types and not triggers.is_source_of_pending(st, c.id):
@@ -87,4 +81,4 @@ def planeswalk_action(ctx: Ctx) -> None:
     st = ctx.s
     if not st.options.get("planechase"):
         raise IllegalAction("si viaggia tra i piani solo in una partita Planechase", ["701.31a"])
-    planeswalk(ctx, planar_controller(st), ["701.31a"])
+    planeswalk(ctx, chars.planar_controller(st), ["701.31a"])

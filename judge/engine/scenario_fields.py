@@ -36,18 +36,24 @@ def card_fields(v, d: dict, path: str) -> dict:
             "moved_since_sba": v.typed(d, "moved_since_sba", path, "bool", False)}
 
 
+def _objects(v, raw: list, path: str, limit: int, what: str, keys: set[str]):
+    """(path, dict) for each object of a list, after checking its size, type and keys."""
+    if len(raw) > limit:
+        v.err(path, f"troppi elementi (limite {limit})")
+        return
+    for i, d in enumerate(raw):
+        p = f"{path}[{i}]"
+        if not isinstance(d, dict):
+            v.err(p, f"atteso un oggetto ({what})")
+            continue
+        v.unknown_keys(d, keys, p)
+        yield p, d
+
+
 def _rooms(v, raw: list, path: str) -> list[dict]:
     """Rooms top first; arrows point to later rooms; the last one is the bottommost (309.4)."""
-    if len(raw) > MAX_ROOMS:
-        v.err(path, f"troppe stanze (limite {MAX_ROOMS})")
-        return []
     rooms = []
-    for i, r in enumerate(raw):
-        p = f"{path}[{i}]"
-        if not isinstance(r, dict):
-            v.err(p, "atteso un oggetto (una stanza)")
-            continue
-        v.unknown_keys(r, ROOM_KEYS, p)
+    for p, r in _objects(v, raw, path, MAX_ROOMS, "una stanza", ROOM_KEYS):
         name = v.typed(r, "name", p, "str", required=True)
         if name is None:
             continue
@@ -120,16 +126,9 @@ def _effect(v, d: dict, path: str) -> dict | None:
 
 def waiting_triggers(v, data: dict) -> list[dict]:
     raw = v.typed(data, "waiting_triggers", "", "list", [])
-    if len(raw) > MAX_TRIGGERS:
-        v.err("waiting_triggers", f"troppe abilità in attesa (limite {MAX_TRIGGERS})")
-        return []
     out = []
-    for i, t in enumerate(raw):
-        p = f"waiting_triggers[{i}]"
-        if not isinstance(t, dict):
-            v.err(p, "atteso un oggetto (un'abilità innescata)")
-            continue
-        v.unknown_keys(t, TRIGGER_KEYS, p)
+    for p, t in _objects(v, raw, "waiting_triggers", MAX_TRIGGERS, "un'abilità innescata",
+                         TRIGGER_KEYS):
         tid = v.typed(t, "id", p, "str", required=True)
         ctl = v.typed(t, "controller", p, "str", required=True)
         if tid is None or ctl is None:

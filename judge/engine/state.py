@@ -138,7 +138,7 @@ class StackItem:
     card: Card | None = None     # for spells
     source: str | None = None    # for abilities (permanent id)
     rules: list[str] = field(default_factory=list)   # the rule that makes it trigger
-    effect: dict | None = None   # what the engine does as it resolves (triggers.py)
+    effect: dict | None = None   # what the engine does as it resolves (registry EFFECTS)
 
 
 @dataclass

@@ -3,16 +3,8 @@ concession at any time (104.3a) and in Two-Headed Giant (810.8b)."""
 
 from __future__ import annotations
 
-from engine_helpers import bf_ids, find, game, library, perm, zone_ids
+from engine_helpers import bf_ids, find, four_players, game, perm, zone_ids
 from judge.engine.context import Ctx, NeedDecision
-
-
-def four(**extra):
-    players = [{"id": f"p{i}", "name": n, "library": library(f"l{i}", 4)}
-               for i, n in enumerate(["Alice", "Bruno", "Carla", "Dario"], 1)]
-    for pid, fields in extra.items():
-        next(p for p in players if p["id"] == pid).update(fields)
-    return players
 
 
 def test_800_4a_objects_leave_control_ends_abilities_cease_rest_exiled():
@@ -25,7 +17,7 @@ def test_800_4a_objects_leave_control_ends_abilities_cease_rest_exiled():
               "card": {"id": "sp", "name": "Shock di Dario", "types": ["instant"], "owner": "p4"}},
              {"id": "mia", "kind": "spell", "controller": "p3",
               "card": {"id": "mia", "name": "Magia di Alice", "types": ["sorcery"], "owner": "p1"}}]
-    players = four(p1={"hand": [{"id": "h1", "name": "Isola", "types": ["land"]}]})
+    players = four_players(p1={"hand": [{"id": "h1", "name": "Isola", "types": ["land"]}]})
     g = game(bf, variant="free-for-all", players=players, active="p2", stack=stack)
     ev = g.act("concede", player="p1")
     assert find(ev, "lose")[0].rules == ["104.3a"]
@@ -42,7 +34,7 @@ def test_800_4a_objects_leave_control_ends_abilities_cease_rest_exiled():
 
 
 def test_800_4d_waiting_abilities_of_a_departed_player_never_reach_the_stack():
-    g = game(variant="free-for-all", players=four(), active="p2")
+    g = game(variant="free-for-all", players=four_players(), active="p2")
     g.act("trigger", abilities=[{"controller": "p1", "text": "Di Alice"}], check_sba=False)
     ev = g.act("concede", player="p1")
     assert find(ev, "trigger_removed")[0].rules == ["800.4a", "800.4d"]
@@ -50,7 +42,7 @@ def test_800_4d_waiting_abilities_of_a_departed_player_never_reach_the_stack():
 
 
 def test_800_4j_the_turn_continues_without_an_active_player():
-    g = game([perm("orso", controller="p2")], variant="free-for-all", players=four(),
+    g = game([perm("orso", controller="p2")], variant="free-for-all", players=four_players(),
              active="p1", step="precombat_main")
     g.act("concede", player="p1")
     ev = g.step()
@@ -65,7 +57,7 @@ def test_800_4j_the_turn_continues_without_an_active_player():
 
 
 def test_725_4_726_4_monarch_and_initiative_go_to_the_active_player():
-    g = game(variant="free-for-all", players=four(), active="p2", monarch="p3", initiative="p3")
+    g = game(variant="free-for-all", players=four_players(), active="p2", monarch="p3", initiative="p3")
     ev = g.act("concede", player="p3")
     assert g.state.monarch == "p2" and g.state.initiative == "p2"
     assert find(ev, "monarch")[0].rules == ["725.4"]
@@ -74,7 +66,7 @@ def test_725_4_726_4_monarch_and_initiative_go_to_the_active_player():
 
 
 def test_725_4_active_player_leaving_passes_to_the_next_in_turn_order():
-    g = game(variant="free-for-all", players=four(), active="p2", monarch="p2")
+    g = game(variant="free-for-all", players=four_players(), active="p2", monarch="p2")
     ev = g.act("concede", player="p2")
     assert g.state.monarch == "p3" and find(ev, "monarch")[0].rules == ["725.4"]
 
@@ -84,7 +76,7 @@ def test_800_4e_damage_to_a_departed_player_is_not_assigned():
           "attackers": [{"id": "a", "target": "p3", "blocked": False},
                         {"id": "b", "target": "p2", "blocked": False}]}
     g = game([perm("a", p=3, t=3), perm("b", p=2, t=2)], variant="free-for-all",
-             players=four(), step="declare_blockers", combat=cb)
+             players=four_players(), step="declare_blockers", combat=cb)
     g.act("concede", player="p3")
     ev = g.step()
     e = find(ev, "no_combat_damage")[0]
@@ -96,7 +88,7 @@ def test_800_4e_an_assignment_already_made_to_a_departed_player():
     cb = {"defending_players": ["p3"], "blockers_declared_by": ["p3"],
           "attackers": [{"id": "a", "target": "p3", "blocked": False}],
           "assignments": {"a": {"p3": 3}}}
-    g = game([perm("a", p=3, t=3)], variant="free-for-all", players=four(p3={"lost": True}),
+    g = game([perm("a", p=3, t=3)], variant="free-for-all", players=four_players(p3={"lost": True}),
              step="combat_damage", combat=cb,
              procedure=["tba:703.4m", "sba", "priority"])
     ev = g.step()
@@ -109,7 +101,7 @@ def test_104_3a_concede_while_a_decision_is_pending_asks_again():
           "attackers": [{"id": "a", "target": "p2", "blocked": False},
                         {"id": "c", "target": "p3", "blocked": False}]}
     bf = [perm("a"), perm("c"), perm("m2", controller="p2"), perm("m3", controller="p3")]
-    g = game(bf, variant="free-for-all", players=four(), step="declare_attackers", combat=cb)
+    g = game(bf, variant="free-for-all", players=four_players(), step="declare_attackers", combat=cb)
     g.step()
     assert g.pending["kind"] == "declare_blockers" and g.pending["player"] == "p2"
     g.decide({"blockers": [{"id": "m2", "blocking": "a"}]})
@@ -123,7 +115,7 @@ def test_104_3a_concede_while_a_decision_is_pending_asks_again():
 
 
 def test_800_4h_a_choice_of_a_departed_player_is_made_by_the_next_player():
-    g = game(variant="free-for-all", players=four(p2={"lost": True}))
+    g = game(variant="free-for-all", players=four_players(p2={"lost": True}))
     ctx = Ctx(g.state)
     decision = {"id": "x", "kind": "legend_rule", "player": "p2", "rules": ["704.5j"],
                 "prompt": "…", "options": {"name": "K", "permanents": []},
@@ -146,7 +138,7 @@ def test_810_8b_concession_in_two_headed_giant():
 
 
 def test_800_4p_the_planar_controller_leaving():
-    players = four(p1={"command": [{"id": "piano", "name": "Piano", "types": ["plane"]}],
+    players = four_players(p1={"command": [{"id": "piano", "name": "Piano", "types": ["plane"]}],
                        "planar_deck": [{"id": "p1a", "name": "Altro piano", "types": ["plane"]}]},
                    p2={"planar_deck": [{"id": "p2a", "name": "Piano di Bruno", "types": ["plane"]}]})
     g = game(variant="free-for-all", players=players, active="p1", options={"planechase": True})

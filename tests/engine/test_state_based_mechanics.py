@@ -7,20 +7,13 @@ import re
 
 import pytest
 
-from engine_helpers import RULES_FILE, bf_ids, card, find, game, library, perm, zone_ids
+from engine_helpers import (RULES_FILE, bf_ids, card, find, four_players, game, library, perm,
+                            zone_ids)
 from judge.engine import IllegalAction
 from judge.engine.registry import SBAS
 
 ALL_SBA_RULES = sorted(re.findall(r"^(704\.[56][a-z])\s", RULES_FILE.read_text(encoding="utf-8-sig"),
                                   re.M))
-
-
-def four(**extra):
-    players = [{"id": f"p{i}", "name": n, "library": library(f"l{i}", 3)}
-               for i, n in enumerate(["Alice", "Bruno", "Carla", "Dario"], 1)]
-    for pid, fields in extra.items():
-        next(p for p in players if p["id"] == pid).update(fields)
-    return players
 
 
 def _dungeon(marker):
@@ -73,10 +66,10 @@ WALK = {
                    players=[{"id": "a1", "team": "A", "poison": 15},
                             {"id": "a2", "team": "A", "poison": 15},
                             {"id": "b1", "team": "B"}, {"id": "b2", "team": "B"}]),
-    "704.6c": dict(variant="commander", players=four(p2={"commander_damage": {"cmd": 21}}),
+    "704.6c": dict(variant="commander", players=four_players(p2={"commander_damage": {"cmd": 21}}),
                    battlefield=[perm("cmd", commander=True)]),
     "704.6d": dict(variant="commander",
-                   players=four(p1={"graveyard": [card("cmd", commander=True,
+                   players=four_players(p1={"graveyard": [card("cmd", commander=True,
                                                        moved_since_sba=True)]})),
     "704.6e": dict(variant="archenemy", active="ae",
                    players=[{"id": "ae", "archenemy": True, "command": [card("sc", types=("scheme",))]},
@@ -171,7 +164,7 @@ def test_701_49a_venture_without_a_dungeon_needs_one():
 def test_704_5u_players_without_space_sculptor_choose_first_in_apnap_order():
     bf = [perm("beleren", controller="p1", keywords=["space sculptor"]),
           perm("x", controller="p3"), perm("y", controller="p2")]
-    g = game(bf, variant="free-for-all", players=four())
+    g = game(bf, variant="free-for-all", players=four_players())
     g.step()
     assert [g.pending["player"], g.pending["rules"]] == ["p2", ["704.5u", "702.158c", "101.4"]]
     with pytest.raises(IllegalAction) as ei:
@@ -193,7 +186,7 @@ def test_704_5u_players_without_space_sculptor_choose_first_in_apnap_order():
 
 def test_704_5w_battle_without_protector_controller_chooses_an_opponent():
     g = game([perm("bt", counters={"defense": 3}, **SIEGE)], variant="free-for-all",
-             players=four(), active="p2")
+             players=four_players(), active="p2")
     g.step()
     p = g.pending
     assert p["kind"] == "choose_protector" and p["rules"] == ["704.5w", "310.11a"]
@@ -212,7 +205,7 @@ def test_704_5w_not_while_the_battle_is_attacked_and_graveyard_without_candidate
     g.step()
     assert g.state.perm("bt").protector is None
     g2 = game([perm("bt", counters={"defense": 3}, **SIEGE)], variant="free-for-all",
-              players=four(p2={"lost": True}, p3={"lost": True}, p4={"lost": True}))
+              players=four_players(p2={"lost": True}, p3={"lost": True}, p4={"lost": True}))
     ev = g2.step()
     assert find(ev, "graveyard")[0].rules == ["704.5w"]
 
@@ -246,7 +239,7 @@ def test_704_5z_speed_becomes_one():
 
 def test_704_6d_owner_may_put_the_commander_into_the_command_zone_apnap():
     bf = [perm("c2", controller="p2", commander=True), perm("c3", controller="p3", commander=True)]
-    g = game(bf, variant="commander", players=four(), active="p3")
+    g = game(bf, variant="commander", players=four_players(), active="p3")
     g.act("destroy", object="c2", check_sba=False)
     g.act("exile", object="c3", check_sba=False)
     g.step()
@@ -265,7 +258,7 @@ def test_704_6d_owner_may_put_the_commander_into_the_command_zone_apnap():
 
 def test_704_6d_lethal_damage_then_command_zone_in_one_check():
     g = game([perm("cmd", controller="p2", commander=True, damage=2)], variant="commander",
-             players=four())
+             players=four_players())
     ev = g.step()
     ev += g.decide()
     assert [e.rules[0] for e in ev if e.rules[0].startswith("704")] == ["704.5g", "704.6d"]

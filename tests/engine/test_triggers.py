@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import bf_ids, find, game, library, perm, zone_ids
+from engine_helpers import bf_ids, find, four_players, game, perm, zone_ids
 from judge.engine import IllegalAction
-
-
-def four_players(**kw):
-    return [{"id": f"p{i}", "name": n, "library": library(f"l{i}", 4), **kw}
-            for i, n in enumerate(["Alice", "Bruno", "Carla", "Dario"], 1)]
 
 
 def attacking(attackers, defenders=("p1",)):
