@@ -18,7 +18,8 @@ KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso"
               "lifelink": "legame vitale", "vigilance": "cautela",
               "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
               "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-              "wither": "avvizzire", "phasing": "intermittenza"}
+              "wither": "avvizzire", "phasing": "intermittenza",
+              "space sculptor": "scultore spaziale", "start your engines!": "accendete i motori!"}
 
 
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
@@ -124,6 +125,13 @@ def next_active_player(st: State) -> str:
             continue
         return cand.id
     return ap.id
+
+
+def planar_controller(st: State) -> str | None:
+    """Planechase: the planar controller, normally the active player (901.6)."""
+    if not st.options.get("planechase"):
+        return None
+    return st.planar_controller or st.turn.active_player
 
 
 def poison_limit(st: State) -> int:

@@ -212,6 +212,8 @@ def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salv
             params[k] = json.loads(v)
         except json.JSONDecodeError:
             params[k] = v
+        except RecursionError:
+            _fail(f'parametro "{k}": JSON troppo annidato', 2)
     try:
         events = game.act(nome, **params)
     except IllegalAction as e:

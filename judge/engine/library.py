@@ -94,6 +94,20 @@ def check_state(game: Game, exp: dict) -> list[str]:
         want("giorno/notte", s.day_night, exp["day_night"])
     if "active_player" in exp:
         want("giocatore attivo", s.turn.active_player, exp["active_player"])
+    for key, label in (("monarch", "monarca"), ("initiative", "iniziativa"),
+                       ("planar_controller", "controllore planare")):
+        if key in exp:
+            want(label, getattr(s, key), exp[key])
+    for pid, n in exp.get("speed", {}).items():
+        want(f"velocità di {pid}", s.player(pid).speed, n)
+    for pid, names in exp.get("completed_dungeons", {}).items():
+        want(f"dungeon completati da {pid}", s.player(pid).completed_dungeons, names)
+    for key, label in (("controller", "controllore"), ("protector", "protettore"),
+                       ("sector", "settore")):
+        for oid, v in exp.get(key, {}).items():
+            want(f"{label} di {oid}", getattr(s.perm(oid), key) if s.perm(oid) else None, v)
+    if "stack" in exp:
+        want("pila (dal fondo alla cima)", [i.text for i in s.stack], exp["stack"])
     return fails
 
 

@@ -12,9 +12,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from judge.engine import scenario_fields as sf
 from judge.engine.errors import ScenarioError
-from judge.engine.state import (CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS, ZONES,
-                                Card, Combat, Permanent, Player, StackItem, State, Turn)
+from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
+                                ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
 from judge.engine.steps import STEP_NAMES
 
 FORMAT = "judge-scenario"
@@ -35,18 +36,20 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
             "expected", "variant",
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
-            "procedure", "answers", "next_id", "notes"}
+            "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
-             "commander", "ongoing", "notes"}
+             "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba"}
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
-                         "max_counters"}
+                         "max_counters", "sector", "control_effect"}
 PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, "mana_pool",
                "commander_damage", "cant_gain_life", "cant_lose_life", "lost",
-               "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes"}
-TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again"}
+               "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
+               "planar_deck", "speed", "completed_dungeons"}
+TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again",
+             "speed_triggered"}
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by"}
@@ -190,7 +193,7 @@ def _count_objects(data: dict) -> int:
     if isinstance(players, list):
         for pl in players:
             if isinstance(pl, dict):
-                for z in ZONES + ("scheme_deck",):
+                for z in CARD_LISTS:
                     v = pl.get(z)
                     if isinstance(v, list):
                         n += len(v)
@@ -227,6 +230,7 @@ def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | 
         commander=v.typed(d, "commander", path, "bool", False),
         ongoing=v.typed(d, "ongoing", path, "bool", False),
         notes=v.typed(d, "notes", path, "str", nullable=True),
+        **sf.card_fields(v, d, path),
     )
     v.nonneg(kwargs["loyalty"], f"{path}.loyalty")
     v.nonneg(kwargs["defense"], f"{path}.defense")
@@ -264,6 +268,7 @@ def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | 
         protector=v.typed(d, "protector", path, "str", nullable=True),
         until_end_of_turn=eot_out,
         max_counters=v.int_map(d, "max_counters", path),
+        **sf.permanent_fields(v, d, path),
     )
     v.nonneg(perm.damage, f"{path}.damage")
     # Rules defaults for counters a permanent enters with.
@@ -318,8 +323,10 @@ def parse(data: Any) -> State:
     if "attack" in opts and attack not in ATTACK_OPTIONS:
         v.err("options.attack", f'opzione sconosciuta (ammesse: {", ".join(ATTACK_OPTIONS)})')
         attack = "multiple"
-    v.unknown_keys(opts, {"attack"}, "options")
+    v.unknown_keys(opts, {"attack", "planechase"}, "options")
     st.options = {"attack": attack}
+    if v.typed(opts, "planechase", "options", "bool", False):
+        st.options["planechase"] = True
     st.seed = v.typed(data, "seed", "", "int", 0)
     st.random_calls = v.typed(data, "random_calls", "", "int", 0)
     v.nonneg(st.random_calls, "random_calls")
@@ -361,10 +368,11 @@ def parse(data: Any) -> State:
             attempted_draw_from_empty_library=v.typed(
                 rp, "attempted_draw_from_empty_library", path, "bool", False),
             archenemy=arch_flags[i],
+            **sf.player_fields(v, rp, path),
         )
         v.nonneg(pl.poison, f"{path}.poison")
         v.nonneg(pl.max_hand_size, f"{path}.max_hand_size")
-        for z in ZONES + ("scheme_deck",):
+        for z in CARD_LISTS:
             cards = v.typed(rp, z, path, "list", [])
             for j, rc in enumerate(cards):
                 c = _card(v, rc, f"{path}.{z}[{j}]", pid, False)
@@ -388,7 +396,8 @@ def parse(data: Any) -> State:
         if not isinstance(rs, dict):
             v.err(path, "atteso un oggetto")
             continue
-        v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source"}, path)
+        v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source", "rules",
+                            "effect"}, path)
         kind = v.typed(rs, "kind", path, "str", "ability")
         if kind not in ("spell", "ability"):
             v.err(f"{path}.kind", 'atteso "spell" o "ability"')
@@ -404,7 +413,8 @@ def parse(data: Any) -> State:
             id=v.typed(rs, "id", path, "str", required=True) or f"?s{i}",
             kind=kind or "ability", controller=ctrl,
             text=v.typed(rs, "text", path, "str", "") or "", card=card,
-            source=v.typed(rs, "source", path, "str", nullable=True)))
+            source=v.typed(rs, "source", path, "str", nullable=True),
+            **sf.stack_fields(v, rs, path)))
 
     # --- turn --------------------------------------------------------------
     rt = v.typed(data, "turn", "", "dict", {})
@@ -416,6 +426,7 @@ def parse(data: Any) -> State:
         step=v.typed(rt, "step", "turn", "str", "precombat_main") or "precombat_main",
         spells_cast=v.int_map(rt, "spells_cast", "turn"),
         cleanup_again=v.typed(rt, "cleanup_again", "turn", "bool", False),
+        speed_triggered=v.str_list(rt, "speed_triggered", "turn"),
     )
     if st.turn.number < 1:
         v.err("turn.number", "atteso un intero positivo")
@@ -448,9 +459,12 @@ def parse(data: Any) -> State:
     st.pending = v.typed(data, "pending", "", "dict", None, nullable=True)
     st.procedure = v.str_list(data, "procedure", "")
     st.answers = v.typed(data, "answers", "", "dict", {})
+    st.planar_controller = v.typed(data, "planar_controller", "", "str", None, nullable=True)
+    st.waiting_triggers = sf.waiting_triggers(v, data)
 
     try:
         _check_references(v, st)
+        sf.check_state(v, st)
     except Exception:           # a broken structure already reported above
         if not v.errors:
             raise
@@ -507,7 +521,7 @@ def _check_references(v: _V, st: State) -> None:
     for i, p in enumerate(st.players):
         claim(p.id, f"players[{i}].id")
     for i, p in enumerate(st.players):
-        for z in ZONES + ("scheme_deck",):
+        for z in CARD_LISTS:
             for j, c in enumerate(p.zone(z)):
                 claim(c.id, f"players[{i}].{z}[{j}].id")
                 if not st.has_player(c.owner):
@@ -624,15 +638,21 @@ def _card_dict(c: Card) -> dict:
     for key in ("power", "toughness", "loyalty", "defense", "chapters", "enchant", "notes"):
         if getattr(c, key) is not None:
             d[key] = getattr(c, key)
-    for key in ("token", "commander", "ongoing"):
+    for key in ("token", "commander", "ongoing", "moved_since_sba"):
         if getattr(c, key):
             d[key] = True
     if c.owner:
         d["owner"] = c.owner
+    if c.copy is not None:
+        d["copy"] = c.copy
+    if c.rooms:
+        d["rooms"] = [{"name": r["name"], "text": r["text"], "to": list(r["to"])} for r in c.rooms]
+    if c.venture_marker is not None:
+        d["venture_marker"] = c.venture_marker
     if isinstance(c, Permanent):
         d["controller"] = c.controller
         for key in ("tapped", "damaged_by_deathtouch", "summoning_sick", "phased_out",
-                    "phased_out_indirectly", "doesnt_untap"):
+                    "phased_out_indirectly", "doesnt_untap", "control_effect"):
             if getattr(c, key):
                 d[key] = True
         if c.damage:
@@ -648,6 +668,8 @@ def _card_dict(c: Card) -> dict:
             d["attached_to"] = c.attached_to
         if c.protector is not None:
             d["protector"] = c.protector
+        if c.sector is not None:
+            d["sector"] = c.sector
     return d
 
 
@@ -670,11 +692,16 @@ def to_dict(st: State) -> dict:
         **({"attempted_draw_from_empty_library": True} if p.attempted_draw_from_empty_library else {}),
         **({"archenemy": True, "scheme_deck": [_card_dict(c) for c in p.scheme_deck]}
            if p.archenemy or p.scheme_deck else {}),
+        **({"planar_deck": [_card_dict(c) for c in p.planar_deck]} if p.planar_deck else {}),
+        **({"speed": p.speed} if p.speed is not None else {}),
+        **({"completed_dungeons": list(p.completed_dungeons)} if p.completed_dungeons else {}),
     } for p in st.players]
     out["battlefield"] = [_card_dict(c) for c in st.battlefield]
     out["stack"] = [{"id": s.id, "kind": s.kind, "controller": s.controller, "text": s.text,
                      **({"card": _card_dict(s.card)} if s.card is not None else {}),
-                     **({"source": s.source} if s.source is not None else {})}
+                     **({"source": s.source} if s.source is not None else {}),
+                     **({"rules": list(s.rules)} if s.rules else {}),
+                     **({"effect": json.loads(json.dumps(s.effect))} if s.effect else {})}
                     for s in st.stack]
     t = st.turn
     out["turn"] = {"number": t.number, "active_player": t.active_player, "step": t.step,
@@ -682,9 +709,15 @@ def to_dict(st: State) -> dict:
                    "last_turn": json.loads(json.dumps(t.last_turn)) if t.last_turn else None}
     if t.cleanup_again:
         out["turn"]["cleanup_again"] = True
+    if t.speed_triggered:
+        out["turn"]["speed_triggered"] = list(t.speed_triggered)
     out["day_night"] = st.day_night
     out["monarch"] = st.monarch
     out["initiative"] = st.initiative
+    if st.planar_controller is not None:
+        out["planar_controller"] = st.planar_controller
+    if st.waiting_triggers:
+        out["waiting_triggers"] = json.loads(json.dumps(st.waiting_triggers))
     cb = st.combat
     out["combat"] = None if cb is None else {
         "defending_players": list(cb.defending_players),

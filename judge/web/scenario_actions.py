@@ -31,7 +31,8 @@ ACTION_LABELS = {
     "deal_damage": "Infliggi danno", "gain_life": "Guadagna punti vita",
     "lose_life": "Perde punti vita", "set_life": "Imposta i punti vita",
     "pay_life": "Paga punti vita", "draw": "Pesca", "each_player_draws": "Ogni giocatore pesca",
-    "discard": "Scarta", "mill": "Macina", "move": "Sposta in un'altra zona",
+    "discard": "Scarta", "each_player_discards": "Ogni giocatore scarta", "mill": "Macina",
+    "move": "Sposta in un'altra zona",
     "destroy": "Distruggi", "sacrifice": "Sacrifica", "exile": "Esilia", "tap": "TAPpa",
     "untap": "STAPpa", "add_counters": "Metti segnalini", "remove_counters": "Rimuovi segnalini",
     "create_token": "Crea pedine", "add_mana": "Aggiungi mana", "cast_spell": "Lancia una magia",
@@ -39,14 +40,18 @@ ACTION_LABELS = {
     "attach": "Assegna (Aura, Equipaggiamento)", "shuffle": "Rimescola il grimorio",
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
+    "copy_spell": "Copia una magia o un'abilità", "venture": "Si avventura nel dungeon",
+    "planeswalk": "Viaggia tra i piani",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
     ("Permanenti", ("tap", "untap", "destroy", "sacrifice", "exile", "add_counters",
                     "remove_counters", "until_end_of_turn", "attach", "create_token")),
-    ("Carte e zone", ("draw", "each_player_draws", "discard", "mill", "move", "shuffle")),
-    ("Pila e mana", ("cast_spell", "trigger", "add_mana")),
-    ("Partita", ("set_day_night", "become_monarch", "take_initiative", "concede")),
+    ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
+                      "shuffle")),
+    ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
+    ("Partita", ("set_day_night", "become_monarch", "take_initiative", "venture", "planeswalk",
+                 "concede")),
 )
 OTHER_GROUP = "Altre azioni"
 
@@ -59,12 +64,15 @@ PARAM_LABELS = {
     "name": "Nome", "types": "Tipi", "subtypes": "Sottotipi", "supertypes": "Supertipi",
     "power": "Forza", "toughness": "Costituzione", "keywords": "Abilità", "mana": "Mana",
     "card": "Carta", "text": "Testo dell'abilità", "to": "Assegnato a",
+    "spell": "Magia o abilità in pila", "room": "Stanza", "dungeon": "Nuovo dungeon",
+    "undercity": "In Undercity (con l'iniziativa)",
 }
 LABEL_OVERRIDES = {
     ("deal_damage", "amount"): "Danni", ("gain_life", "amount"): "Punti vita",
     ("lose_life", "amount"): "Punti vita", ("pay_life", "amount"): "Punti vita",
     ("set_life", "value"): "Nuovo totale di punti vita", ("draw", "count"): "Carte",
     ("each_player_draws", "count"): "Carte ciascuno", ("mill", "count"): "Carte",
+    ("each_player_discards", "count"): "Carte ciascuno",
     ("add_counters", "count"): "Segnalini", ("remove_counters", "count"): "Segnalini",
     ("create_token", "count"): "Pedine", ("add_counters", "target"): "Su (permanente o giocatore)",
     ("remove_counters", "target"): "Da (permanente o giocatore)", ("move", "object"): "Oggetto",
@@ -72,7 +80,8 @@ LABEL_OVERRIDES = {
     ("until_end_of_turn", "power"): "Forza (+/−)",
     ("until_end_of_turn", "toughness"): "Costituzione (+/−)",
     ("until_end_of_turn", "keywords"): "Abilità guadagnate", ("trigger", "source"): "Fonte",
-    ("set_day_night", "value"): "Diventa",
+    ("set_day_night", "value"): "Diventa", ("copy_spell", "controller"): "Controllore della copia",
+    ("venture", "room"): "Stanza in cui entra (se può scegliere)",
 }
 
 # --- widgets -----------------------------------------------------------------------------------
@@ -85,13 +94,19 @@ KIND_BY_NAME = {
     "player": "player", "controller": "player", "target": "target", "object": "permanent",
     "to": "attach_to", "source": "source", "card": "card", "cards": "hand_cards", "zone": "zone",
     "keywords": "keywords", "types": "types", "supertypes": "supertypes", "subtypes": "list",
-    "mana": "mana", "kind": "counter", "text": "longtext", "name": "text",
+    "mana": "mana", "kind": "counter", "text": "longtext", "name": "text", "spell": "stack",
 }
 KIND_OVERRIDES = {("move", "object"): "object", ("exile", "object"): "object",
                   ("set_day_night", "value"): "choice"}
 CHOICES = {("set_day_night", "value"): (("day", "giorno"), ("night", "notte"))}
 HIDDEN = {"id", "check_sba", "ctx"}            # engine details a judge never sets
 REPEATABLE = {"trigger": 4}                    # rows: several abilities as one history entry
+# A repeatable action whose rows are one call of the engine: the rows become this parameter
+# (several abilities triggering at once go on the stack in APNAP order, 603.3b), so it has
+# no widget of its own; the parameters of a row are then required although the engine's
+# signature makes them optional (it takes either them or the list).
+ROWS_PARAM = {"trigger": "abilities"}
+ROW_REQUIRED = {("trigger", "controller"), ("trigger", "text")}
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
 ZONE_LABELS = {**forms.ZONES_IT, "battlefield": "Campo di battaglia", "stack": "Pila",
                "scheme_deck": "Mazzo degli intrighi"}
@@ -100,7 +115,7 @@ COUNTER_SUGGESTIONS = ("+1/+1", "-1/-1", "loyalty", "defense", "lore", "poison",
 # Kinds whose value names an object or a player, and what they accept.
 ACCEPTS = {"player": {"player"}, "target": {"player", "permanent"}, "permanent": {"permanent"},
            "object": {"permanent", "card"}, "card": {"card"}, "attach_to": {"player", "permanent"},
-           "source": {"permanent", "card"}}
+           "source": {"permanent", "card"}, "stack": {"stack"}}
 
 
 @dataclass(frozen=True)
@@ -145,13 +160,14 @@ def spec_for(name: str) -> ActionSpec:
     sig = inspect.signature(fn.func)
     params = []
     for p in list(sig.parameters.values())[1:]:
-        if p.name in HIDDEN or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if p.name in HIDDEN or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) \
+                or ROWS_PARAM.get(name) == p.name:
             continue
         kind = _kind(name, p.name, p.annotation)
         params.append(Param(
             name=p.name, kind=kind,
             label=LABEL_OVERRIDES.get((name, p.name), PARAM_LABELS.get(p.name, p.name)),
-            required=p.default is p.empty,
+            required=p.default is p.empty or (name, p.name) in ROW_REQUIRED,
             default=None if p.default is p.empty else p.default,
             choices=CHOICES.get((name, p.name), ())))
     return ActionSpec(name=name, label=ACTION_LABELS.get(name, fn.summary or name),
@@ -202,11 +218,13 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     spells = [Option(i.card.id, i.card.name) for i in reversed(st.stack) if i.card is not None]
     if spells:
         cards.append(("Pila", spells))
-    by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards}
+    items = [Option(i.id, _stack_label(st, i)) for i in reversed(st.stack)]
+    by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards,
+               "stack": [("Pila (dalla cima)", items)] if items else []}
     out = {}
     for kind, accepts in ACCEPTS.items():
         groups = []
-        for what in ("player", "permanent", "card"):
+        for what in ("player", "permanent", "card", "stack"):
             if what in accepts:
                 groups += by_kind[what]
         out[kind] = groups
@@ -226,6 +244,12 @@ def _perm_label(p) -> str:
     if p.tapped:
         extra.append("TAPpato")
     return p.name + (f" ({', '.join(extra)})" if extra else "")
+
+
+def _stack_label(st: State, item) -> str:
+    what = "Magia" if item.kind == "spell" else "Abilità"
+    text = item.text if len(item.text) <= 60 else item.text[:57] + "…"
+    return f"{what}: {text} ({st.name_of(item.controller)})"
 
 
 def _card_label(c, zone: str, i: int) -> str:
@@ -277,7 +301,8 @@ def field_name(row: int, param: str, sub: str = "") -> str:
 
 def params_from_form(spec: ActionSpec, form: Mapping[str, Any]) -> dict | list[dict]:
     """The engine parameters of a submitted action form (FormError with Italian messages by
-    field).  A repeatable action gives a list: one dict per row that was filled in."""
+    field).  A repeatable action gives a list: one dict per row that was filled in, or, for
+    an action in ``ROWS_PARAM``, one call with the rows as that parameter."""
     rows, errors = [], []
     for row in range(spec.rows):
         if row and not _row_filled(spec, form, row):
@@ -287,7 +312,11 @@ def params_from_form(spec: ActionSpec, form: Mapping[str, Any]) -> dict | list[d
         errors += errs
     if errors:
         raise FormError(errors)
-    return rows[0] if spec.rows == 1 else rows
+    if spec.rows == 1:
+        return rows[0]
+    if spec.name in ROWS_PARAM:
+        return rows[0] if len(rows) == 1 else {ROWS_PARAM[spec.name]: rows}
+    return rows
 
 
 def _row_filled(spec: ActionSpec, form, row: int) -> bool:
@@ -377,6 +406,8 @@ def describe(name: str, params: dict | list, st: State | None = None) -> str:
     """"Infliggi danno: Orso, 3" — for the log, the undo button and the Markdown export:
     the values in the order of the form, objects and players by name."""
     rows = params if isinstance(params, list) else [params]
+    if len(rows) == 1 and isinstance(rows[0], dict) and isinstance(rows[0].get(ROWS_PARAM.get(name)), list):
+        rows = rows[0][ROWS_PARAM[name]]
     order = [p for p in spec_for(name).params] if name in ACTIONS else []
     parts = []
     for row in rows:

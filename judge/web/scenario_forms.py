@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from judge.engine import scenario as sc
 from judge.engine.chars import KEYWORD_IT
-from judge.engine.state import ZONES
+from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
 from judge.web import scenario_forms_state as state_fields
 
@@ -109,7 +109,7 @@ def limit_errors(data: Any) -> list[tuple[str, str]]:
     cards = len(bf)
     for p in players:
         if isinstance(p, dict):
-            for z in (*ZONES, "scheme_deck"):
+            for z in CARD_LISTS:
                 if isinstance(p.get(z), list):
                     cards += len(p[z])
     if cards > MAX_CARDS:
@@ -124,7 +124,7 @@ def all_ids(data: dict) -> set[str]:
     for p in data.get("players") or []:
         if isinstance(p, dict):
             ids.add(str(p.get("id")))
-            for z in (*ZONES, "scheme_deck"):
+            for z in CARD_LISTS:
                 for c in p.get(z) or []:
                     if isinstance(c, dict):
                         ids.add(str(c.get("id")))

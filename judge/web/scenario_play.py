@@ -27,7 +27,7 @@ from judge.engine.events import Event
 from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
 from judge.web import scenario_actions as judge_actions
-from judge.engine.state import ZONES
+from judge.engine.state import CARD_LISTS
 from judge.web.scenario_forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
@@ -156,7 +156,7 @@ def _act(game: Game, name: str, params: dict | list[dict]) -> list[Event]:
 def size_error(st) -> str:
     """The web's limits on a state's size (MAX_PERMANENTS, MAX_CARDS), in Italian; "" if within."""
     cards = len(st.battlefield) + len(st.stack) + sum(
-        len(p.zone(z)) for p in st.players for z in (*ZONES, "scheme_deck"))
+        len(p.zone(z)) for p in st.players for z in CARD_LISTS)
     if len(st.battlefield) > MAX_PERMANENTS:
         return f"troppi permanenti: {len(st.battlefield)} (il limite è {MAX_PERMANENTS})"
     if cards > MAX_CARDS:
@@ -295,8 +295,17 @@ def answer_from_form(pending: dict, form) -> Any:
         return {"cards": list(form.getlist("scarta")) if hasattr(form, "getlist") else []}
     if kind == "legend_rule":
         return {"keep": form.get("keep", "")}
-    if kind == "choose_defending_player":
+    if kind in ("choose_defending_player", "choose_protector"):
         return {"player": form.get("player", "")}
+    if kind == "order_triggers":
+        return {"order": _trigger_order(pending, form)}
+    if kind == "commander_zone":
+        return {"to_command_zone": list(form.getlist("comandante")) if hasattr(form, "getlist") else []}
+    if kind == "venture_room":
+        return {"room": form.get("room", "")}
+    if kind == "choose_sectors":
+        return {"sectors": {c["id"]: form.get(f"sect-{i}", "")
+                            for i, c in enumerate(opts.get("creatures") or [])}}
     raw = (form.get("risposta_json") or "").strip()
     if not raw:
         return None
@@ -305,6 +314,19 @@ def answer_from_form(pending: dict, form) -> Any:
         return json.loads(raw)
     except ValueError:
         raise IllegalAction("risposta JSON non valida") from None
+
+
+def _trigger_order(pending: dict, form) -> list[str]:
+    """``ord-i``: the position on the stack of the i-th ability (1: put there first)."""
+    abilities = (pending.get("options") or {}).get("abilities") or []
+    positions = []
+    for i in range(len(abilities)):
+        raw = str(form.get(f"ord-{i}", i + 1)).strip()
+        positions.append(int(raw) if re.fullmatch(r"\d{1,3}", raw) else 0)
+    if sorted(positions) != list(range(1, len(abilities) + 1)):
+        raise IllegalAction("ogni posizione una volta sola: numera le abilità da 1 a "
+                            f"{len(abilities)}", list(pending.get("rules") or []))
+    return [a["id"] for _, a in sorted(zip(positions, abilities), key=lambda t: t[0])]
 
 
 # --- the log ------------------------------------------------------------------------------

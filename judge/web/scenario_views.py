@@ -8,7 +8,10 @@ import json
 from typing import Any, Mapping
 
 from judge.engine import chars
+from judge.engine.game import ANYTIME_ACTIONS
 from judge.engine.library import check_state
+from judge.engine.sectors import SECTOR_IT
+from judge.engine.state import CARD_LISTS
 from judge.web import scenario_actions as acts
 from judge.web import scenario_forms as forms
 
@@ -50,6 +53,12 @@ def board(game) -> dict:
             badges.append(("attached", f"assegnato a {st.name_of(p.attached_to)}"))
         if p.until_end_of_turn:
             badges.append(("eot", "effetti fino alla fine del turno"))
+        if "battle" in p.types:
+            badges.append(("protector", f"protettore: {st.name_of(p.protector) if p.protector else 'nessuno'}"))
+        if p.sector:
+            badges.append(("sector", f"settore {SECTOR_IT.get(p.sector, p.sector)}"))
+        if p.copy:
+            badges.append(("copy", "copia"))
         kws = [forms.KEYWORDS_IT.get(k, k) for k in p.keywords]
         perms.append({
             "p": p, "pt": _pt(p) if "creature" in p.types else "",
@@ -67,8 +76,10 @@ def board(game) -> dict:
         players.append({"pl": pl, "active": pl.id == st.turn.active_player,
                         "perms": [x for x in perms if x["p"].controller == pl.id],
                         "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id,
+                        "planar": st.options.get("planechase") and chars.planar_controller(st) == pl.id,
                         "pool": pool, "commander_damage": cmd})
-    return {"players": players, "stack": list(reversed(st.stack)), "state": st}
+    waiting = [(t["text"], st.name_of(t["controller"])) for t in st.waiting_triggers]
+    return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st}
 
 
 def decision_view(game) -> dict | None:
@@ -84,7 +95,8 @@ def decision_view(game) -> dict | None:
     for o in (p.get("options") or {}).get("attackers") or []:
         names[o["id"]] = st.name_of(o["id"])
     return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
-            "default_json": json.dumps(p.get("default"), ensure_ascii=False)}
+            "default_json": json.dumps(p.get("default"), ensure_ascii=False),
+            "sectors": SECTOR_IT}
 
 
 # --- the judge-action panel -----------------------------------------------------------------
@@ -115,7 +127,7 @@ def judge_panel(game, args: Mapping[str, str], sel: Mapping[str, Any] | None,
         "types": [(k, forms.TYPES_IT.get(k, k)) for k in acts.CARD_TYPES],
         "supertypes": [(k, forms.SUPERTYPES_IT.get(k, k)) for k in acts.SUPERTYPES],
         "mana": [(m, forms.MANA_IT[m]) for m in acts.MANA],
-        "field": acts.field_name,
+        "field": acts.field_name, "anytime": ANYTIME_ACTIONS,
     }
 
 
@@ -166,7 +178,7 @@ def _names(st, scenario: dict) -> dict[str, str]:
     for p in scenario.get("players") or []:
         if isinstance(p, dict):
             out[str(p.get("id"))] = str(p.get("name", p.get("id")))
-            for z in (*forms.ZONES, "scheme_deck"):
+            for z in CARD_LISTS:
                 for c in p.get(z) or []:
                     if isinstance(c, dict):
                         out[str(c.get("id"))] = str(c.get("name", c.get("id")))
@@ -205,11 +217,24 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
     def same(v: Any) -> Any:
         return v
 
+    def speed(v: Any) -> Any:
+        return "nessuna" if v is None else v
+
+    def dungeons(v: Any) -> str:
+        return ", ".join(map(str, v)) or "nessuno"
+
+    def sector(v: Any) -> str:
+        return SECTOR_IT.get(v, "nessuno") if v else "nessuno"
+
     # per player or per object: the key, the sentence, how its value reads
     per_id = (("life", "Punti vita di {}: {}", same), ("poison", "Segnalini veleno di {}: {}", same),
               ("hand_size", "Carte in mano a {}: {}", same), ("mana_pool", "Riserva di mana di {}: {}", mana),
+              ("speed", "Velocità di {}: {}", speed),
+              ("completed_dungeons", "Dungeon completati da {}: {}", dungeons),
               ("counters", "Segnalini su {}: {}", counters), ("damage", "Danno segnato su {}: {}", same),
-              ("tapped", "{}: {}", tapped), ("attached_to", "{}: {}", attached))
+              ("tapped", "{}: {}", tapped), ("attached_to", "{}: {}", attached),
+              ("controller", "Controllore di {}: {}", n), ("protector", "Protettore di {}: {}", n),
+              ("sector", "Settore di {}: {}", sector))
     lines = [text.format(n(k), show(v)) for key, text, show in per_id
              for k, v in (exp.get(key) or {}).items()]
     if "battlefield" in exp:
@@ -229,6 +254,8 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
             lines.append("La partita finisce in pareggio")
         elif r.get("winners"):
             lines.append(f"Vince la partita: {many(r['winners'])}")
+        else:
+            lines.append("La partita continua")
     if "turn" in exp:
         lines.append(f"Turno {exp['turn']}")
     if "step" in exp:
@@ -237,4 +264,11 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
         lines.append(f"Giocatore attivo: {n(exp['active_player'])}")
     if "day_night" in exp:
         lines.append({"day": "È giorno", "night": "È notte"}.get(exp["day_night"], "Né giorno né notte"))
+    for key, label in (("monarch", "Monarca"), ("initiative", "Ha l'iniziativa"),
+                       ("planar_controller", "Controllore planare")):
+        if key in exp:
+            lines.append(f"{label}: {n(exp[key]) if exp[key] else 'nessuno'}")
+    if "stack" in exp:
+        lines.append("In pila, dal fondo alla cima: " + (", ".join(f"«{t}»" for t in exp["stack"])
+                                                        or "niente"))
     return lines

@@ -3,11 +3,14 @@ rule pages link to the scenarios that exercise them."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from judge.engine import Game
 from judge.web import create_app, library
+from judge.web import scenario_views as views
 
 from .conftest import TOKEN_RE
 
@@ -93,3 +96,94 @@ def test_stepper_asks_the_question_and_marks_the_answer(real):
     g2 = c.post(g2, data={"csrf_token": tok, "azione": "passo"}).location
     g2 = c.post(g2, data={"csrf_token": tok, "azione": "decidi", "dmg-0-0": "5", "dmg-0-1": "0"}).location
     assert "raggiunto l'esito atteso" not in c.get(g2).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.slug for e in ENTRIES])
+def test_every_expected_outcome_is_shown_in_words(entry):
+    """Each check of a scenario's ``expected.state`` (every kind the engine's library
+    checks) becomes a line of the revealed answer, naming players and objects, not ids."""
+    data = json.loads(entry.path.read_text(encoding="utf-8"))
+    game = Game.from_dict(data)
+    for key, value in data["expected"]["state"].items():
+        lines = views.expected_lines(game.state, {key: value}, data)
+        assert lines, (entry.slug, key)
+        for oid in (value if isinstance(value, (dict, list)) else [value]):
+            if isinstance(oid, str) and (game.state.has_player(oid) or game.state.perm(oid)):
+                assert any(game.state.name_of(oid) in ln for ln in lines), (key, oid, lines)
+
+
+def decision_fields(pending: dict, answer) -> dict:
+    """The stepper's form fields that give ``answer`` to ``pending`` (the inverse of
+    scenario_play.answer_from_form), or the JSON field for a kind without a form."""
+    kind, opts = pending["kind"], pending.get("options") or {}
+    answer = pending["default"] if answer is None else answer
+    if kind in ("choose_defending_player", "choose_protector"):
+        return {"player": answer["player"]}
+    if kind == "commander_zone":
+        return {"comandante": answer["to_command_zone"]}
+    if kind == "venture_room":
+        return {"room": answer["room"]}
+    if kind == "choose_sectors":
+        return {f"sect-{i}": answer["sectors"][c["id"]] for i, c in enumerate(opts["creatures"])}
+    if kind == "order_triggers":
+        return {f"ord-{i}": str(answer["order"].index(a["id"]) + 1)
+                for i, a in enumerate(opts["abilities"])}
+    if kind == "declare_attackers":
+        chosen = {a["id"]: a["target"] for a in answer["attackers"]}
+        return {f"att-{i}": chosen.get(c["id"], "") for i, c in enumerate(opts["creatures"])}
+    if kind == "declare_blockers":
+        chosen = {b["id"]: b["blocking"] for b in answer["blockers"]}
+        return {f"blk-{i}": chosen.get(c["id"], "") for i, c in enumerate(opts["creatures"])}
+    if kind == "combat_damage_assignment":
+        return {f"dmg-{i}-{j}": str(answer["assignments"].get(c["id"], {}).get(r, 0))
+                for i, c in enumerate(opts["creatures"]) for j, r in enumerate(c["recipients"])}
+    if kind == "legend_rule":
+        return {"keep": answer["keep"]}
+    if kind == "discard":
+        return {"scarta": answer["cards"]}
+    return {"risposta_json": json.dumps(answer)}
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.slug for e in ENTRIES])
+def test_the_stepper_reaches_each_library_answer_with_its_own_forms(real, entry):
+    """A library scenario played in the browser (judge actions and steps through the API,
+    decisions through the stepper's own form fields) reaches its expected outcome, and the
+    stepper says so."""
+    c, tok = real
+    data = json.loads(entry.path.read_text(encoding="utf-8"))
+    ident = c.get(f"/simulatore/libreria/{entry.slug}/avvia").location.rsplit("/", 1)[1]
+
+    def api(body: dict) -> dict:
+        nonlocal ident
+        r = c.post(f"/api/scenari/{ident}/azioni", json=body)
+        assert r.status_code == 201, (body, r.get_json())
+        out = r.get_json()
+        ident = out["id"]
+        return out
+
+    for action in data["expected"]["actions"]:
+        if "decide" in action:
+            state = c.get(f"/api/scenari/{ident}").get_json()
+            fields = decision_fields(state["in_attesa"], action["decide"])
+            html = c.get(f"/s/{ident}").get_data(as_text=True)
+            for name in fields:
+                assert f'name="{name}"' in html, (name, state["in_attesa"]["kind"])
+            r = c.post(f"/s/{ident}", data={"csrf_token": tok, "azione": "decidi", **fields})
+            assert r.status_code == 303, r.get_data(as_text=True)[-3000:]
+            ident = r.location.rsplit("/", 1)[1]
+        elif "act" in action:
+            params = {k: v for k, v in action.items() if k != "act"}
+            api({"type": "act", "name": action["act"], "params": params})
+        elif "step" in action:
+            for _ in range(action["step"]):
+                api({"type": "step"})
+        else:                                   # step_to, taking defaults as the engine does
+            out = api({"type": "step_to", "step": action["step_to"]})
+            while action.get("defaults") and out["in_attesa"] and not out["risultato"]:
+                out = api({"type": "decide", "answer": None})
+                s = out["stato"]
+                if not out["in_attesa"] and s["turn"]["step"] != action["step_to"] or s["stack"]:
+                    out = api({"type": "step_to", "step": action["step_to"]})
+    html = c.get(f"/s/{ident}").get_data(as_text=True)
+    assert "✓ Il tavolo ha raggiunto l&#39;esito atteso" in html or \
+        "✓ Il tavolo ha raggiunto l'esito atteso" in html, entry.slug
