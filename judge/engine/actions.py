@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import chars, leaving, ops, triggers
+from judge.engine import chars, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action
@@ -141,7 +141,8 @@ def pay_life(ctx: Ctx, player: str, amount: int) -> None:
     ops.change_life(ctx, pl, -amount, [rule], " pagandoli")
 
 
-@action("draw", cites=("121.1", "121.2", "121.4"), summary="Un giocatore pesca N carte, una alla volta")
+@action("draw", cites=("121.1", "121.2", "121.4"),
+        summary=f"Un giocatore {terms.verb('draw')} N carte, una alla volta")
 def draw(ctx: Ctx, player: str, count: int = 1) -> None:
     pl = player_arg(ctx, player)
     count = int_arg(count, "numero di carte")
@@ -150,7 +151,7 @@ def draw(ctx: Ctx, player: str, count: int = 1) -> None:
 
 
 @action("each_player_draws", cites=("121.2c", "121.2d", "121.4"),
-        summary="Ogni giocatore pesca N carte, in ordine APNAP")
+        summary=f"Ogni giocatore {terms.verb('draw')} N carte, in ordine APNAP")
 def each_player_draws(ctx: Ctx, count: int = 1) -> None:
     count = int_arg(count, "numero di carte")
     rule = "121.2d" if shared_team_turns(ctx.s.variant) else "121.2c"
@@ -158,7 +159,8 @@ def each_player_draws(ctx: Ctx, count: int = 1) -> None:
         ops.draw_cards(ctx, pl, count, [rule])
 
 
-@action("discard", cites=("701.9a", "701.9b"), summary="Un giocatore scarta carte (a caso se richiesto)")
+@action("discard", cites=("701.9a", "701.9b"),
+        summary=f"Un giocatore {terms.verb('discard')} carte (a caso se richiesto)")
 def discard(ctx: Ctx, player: str, cards: list[str] | None = None, random: int = 0) -> None:
     pl = player_arg(ctx, player)
     if cards is not None and not isinstance(cards, list):
@@ -179,10 +181,11 @@ def discard(ctx: Ctx, player: str, cards: list[str] | None = None, random: int =
     for cid in ids:
         card, _, _ = ops.take(ctx, cid)
         ops.put(ctx, card, "graveyard")
-        ctx.emit(rules, f"{pl.name} scarta {card.name}.", "discard", objects=[cid], players=[pl.id])
+        ctx.emit(rules, f"{pl.name} {terms.verb('discard')} {card.name}.", "discard", objects=[cid],
+                 players=[pl.id])
 
 
-@action("mill", cites=("701.17a", "701.17b"), summary="Un giocatore macina N carte")
+@action("mill", cites=("701.17a", "701.17b"), summary=f"Un giocatore {terms.verb('mill')} N carte")
 def mill(ctx: Ctx, player: str, count: int = 1) -> None:
     pl = player_arg(ctx, player)
     count = int_arg(count, "numero di carte")
@@ -192,13 +195,15 @@ def mill(ctx: Ctx, player: str, count: int = 1) -> None:
     for card in milled:
         ops.put(ctx, card, "graveyard")
     rules = ["701.17a"] + (["701.17b"] if n < count else [])
-    ctx.emit(rules, f"{pl.name} macina {n} carte" + (f" (ne aveva solo {n})" if n < count else "")
+    ctx.emit(rules, f"{pl.name} {terms.verb('mill')} {n} carte"
+             + (f" (ne aveva solo {n})" if n < count else "")
              + (f": {', '.join(c.name for c in milled)}." if milled else "."), "mill",
              objects=[c.id for c in milled], players=[pl.id])
 
 
 @action("each_player_discards", cites=("701.9a", "101.4"),
-        summary="Ogni giocatore scarta N carte: scelgono in ordine APNAP, poi scartano insieme")
+        summary=f"Ogni giocatore {terms.verb('discard')} N carte: scelgono in ordine APNAP, poi tutti "
+                "insieme")
 def each_player_discards(ctx: Ctx, count: int = 1) -> list[str]:
     count = int_arg(count, "numero di carte", 1)
     return [f"each_discard:{count}"]           # choices are asked as a step of the procedure
@@ -227,7 +232,8 @@ def each_player_discards_now(ctx: Ctx, count: int) -> None:
         if not ids:
             continue
         cards = [ops.put(ctx, ops.take(ctx, cid)[0], "graveyard") for cid in ids]
-        ctx.emit(["701.9a", "101.4"], f"{pl.name} scarta {', '.join(c.name for c in cards)}.",
+        ctx.emit(["701.9a", "101.4"],
+                 f"{pl.name} {terms.verb('discard')} {', '.join(c.name for c in cards)}.",
                  "discard", objects=ids, players=[pl.id])
 
 
@@ -252,11 +258,9 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
     new, _ = ops.move(ctx, object, zone, controller=controller or obj.owner if zone == "battlefield"
                       else None, bottom=bool(bottom))
     rules = ["400.7"] + (["400.3"] if zone in ("hand", "library", "graveyard") else [])
-    where = chars.ZONE_IT[zone]
-    owner = ctx.s.name_of(new.owner)
-    dest = f"{where} di {owner}" if zone != "battlefield" else where
-    ctx.emit(rules, f"{obj.name} passa da {chars.ZONE_IT[src]} a {dest} e diventa un nuovo "
-             "oggetto.", "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
+    dest = terms.zone("a", zone) + (f" di {ctx.s.name_of(new.owner)}" if zone != "battlefield" else "")
+    ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest} e diventa un nuovo oggetto.",
+             "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
 
 
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")
@@ -271,11 +275,11 @@ def destroy(ctx: Ctx, object: str) -> None:
              objects=[p.id])
 
 
-@action("sacrifice", cites=("701.21a",), summary="Il controllore sacrifica un permanente")
+@action("sacrifice", cites=("701.21a",), summary=f"Il controllore {terms.verb('sacrifice')} un permanente")
 def sacrifice(ctx: Ctx, object: str) -> None:
     p = perm_arg(ctx, object)
     ops.move(ctx, p.id, "graveyard")
-    ctx.emit(["701.21a"], f"{ctx.name(p.controller)} sacrifica {p.name}.", "sacrifice",
+    ctx.emit(["701.21a"], f"{ctx.name(p.controller)} {terms.verb('sacrifice')} {p.name}.", "sacrifice",
              objects=[p.id], players=[p.controller])
 
 
@@ -300,7 +304,7 @@ def tap(ctx: Ctx, object: str) -> None:
         raise IllegalAction(f"{p.name} è già TAPpato: si possono TAPpare solo permanenti STAPpati",
                             ["701.26a"])
     p.tapped = True
-    ctx.emit(["701.26a"], f"{p.name} viene TAPpato.", "tap", objects=[p.id])
+    ctx.emit(["701.26a"], f"{p.name} viene {terms.done('tap')}.", "tap", objects=[p.id])
 
 
 @action("untap", cites=("701.26b",), summary="STAPpa un permanente")
@@ -310,7 +314,7 @@ def untap(ctx: Ctx, object: str) -> None:
         raise IllegalAction(f"{p.name} è già STAPpato: si possono STAPpare solo permanenti TAPpati",
                             ["701.26b"])
     p.tapped = False
-    ctx.emit(["701.26b"], f"{p.name} viene STAPpato.", "untap", objects=[p.id])
+    ctx.emit(["701.26b"], f"{p.name} viene {terms.done('untap')}.", "untap", objects=[p.id])
 
 
 @action("add_counters", cites=("122.1", "122.6", "122.1f", "810.10"),
@@ -330,7 +334,7 @@ def add_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
     if before + count > MAX_INT:
         raise IllegalAction("troppi segnalini")
     p.counters[kind] = before + count
-    ctx.emit(["122.6"], f"Si mettono {count} segnalini {kind} su {p.name} ({before} → "
+    ctx.emit(["122.6"], f"Si mettono {count} segnalini {terms.counter(kind)} su {p.name} ({before} → "
              f"{before + count}).", "counters", objects=[p.id], counter=kind, delta=count)
 
 
@@ -355,7 +359,8 @@ def remove_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
     p.counters[kind] = have - count
     if not p.counters[kind]:
         del p.counters[kind]
-    ctx.emit(["122.1"], f"Si rimuovono {count} segnalini {kind} da {p.name} ({have} → {have - count}).",
+    ctx.emit(["122.1"], f"Si rimuovono {count} segnalini {terms.counter(kind)} da {p.name} "
+             f"({have} → {have - count}).",
              "counters", objects=[p.id])
     if kind == "defense" and have == count:
         triggers.last_defense_removed(ctx, p)                   # 310.11b
@@ -424,7 +429,7 @@ def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
         eot["toughness"] = eot.get("toughness", 0) + toughness
     if keywords:
         eot["keywords"] = sorted(set(eot.get("keywords", [])) | set(keywords))
-    extra = f" e {', '.join(chars.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
+    extra = f" e {', '.join(terms.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
     ctx.emit(["611.2a"], f"{p.name} prende {power:+d}/{toughness:+d}{extra} fino alla fine del turno "
              f"(ora {chars.describe_pt(p)}).", "effect", objects=[p.id])
 
@@ -440,14 +445,17 @@ def attach(ctx: Ctx, object: str, to: str) -> None:
     if not ctx.s.has_player(to):
         perm_arg(ctx, to)
     p.attached_to = to
-    ctx.emit(["701.3a"], f"{p.name} viene assegnato a {ctx.name(to)}.", "attach", objects=[p.id, to])
+    ctx.emit(["701.3a"], f"{p.name} viene {terms.done('attach')} a {ctx.name(to)}.", "attach",
+             objects=[p.id, to])
 
 
-@action("shuffle", cites=("701.24a",), summary="Un giocatore mescola il grimorio (con seme deterministico)")
+@action("shuffle", cites=("701.24a",),
+        summary=f"Un giocatore {terms.verb('shuffle')} il suo grimorio (con seme deterministico)")
 def shuffle(ctx: Ctx, player: str) -> None:
     pl = player_arg(ctx, player)
     ctx.rng().shuffle(pl.library)
-    ctx.emit(["701.24a"], f"{pl.name} mescola il suo grimorio.", "shuffle", players=[pl.id])
+    ctx.emit(["701.24a"], f"{pl.name} {terms.verb('shuffle')} il suo grimorio.", "shuffle",
+             players=[pl.id])
 
 
 @action("set_day_night", cites=("731.1",), summary="Diventa giorno o notte")
@@ -469,7 +477,7 @@ def become_monarch(ctx: Ctx, player: str) -> None:
 
 
 @action("take_initiative", cites=("726.3", "726.2", "726.5"),
-        summary="Un giocatore prende l'iniziativa (e si avventura in Undercity)")
+        summary=f"Un giocatore prende l'iniziativa (e {terms.verb(terms.VENTURE)} Undercity)")
 def take_initiative(ctx: Ctx, player: str) -> None:
     pl = player_arg(ctx, player)
     again = ctx.s.initiative == pl.id

@@ -9,19 +9,6 @@ from judge.engine.state import Card, Permanent, Player, State
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
-ZONE_IT = {"hand": "mano", "library": "grimorio", "graveyard": "cimitero",
-           "exile": "zona di esilio", "command": "zona di comando",
-           "battlefield": "campo di battaglia", "stack": "pila", "scheme_deck": "mazzo degli intrighi"}
-
-KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso",
-              "double strike": "doppio attacco", "trample": "travolgere",
-              "lifelink": "legame vitale", "vigilance": "cautela",
-              "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
-              "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-              "wither": "avvizzire", "phasing": "intermittenza",
-              "space sculptor": "scultore spaziale", "start your engines!": "accendete i motori!"}
-
-
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
     """Power/toughness change from +X/+Y and -X/-Y counters (122.1a, 613.4c)."""
     dp = dt = 0

@@ -8,14 +8,16 @@ leaves the game is in leaving.py (725.4, 726.4).
 
 from __future__ import annotations
 
-from judge.engine import chars, dungeon, ops
+from judge.engine import chars, dungeon, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.registry import effect, sba
 from judge.engine.state import StackItem
 from judge.engine.state_actions import Act, live
 
+ENGINES = terms.KEYWORD_IT["start your engines!"]
 
-@effect("monarch_draw", cites=("725.2", "121.1"), summary="Il monarca pesca una carta")
+
+@effect("monarch_draw", cites=("725.2", "121.1"), summary=f"Il monarca {terms.verb('draw')} una carta")
 def monarch_draw(ctx: Ctx, item: StackItem, _choice) -> None:
     pl = ctx.s.player(item.controller)
     ops.draw(ctx, pl, ["725.2", "121.1"])
@@ -46,8 +48,8 @@ def _venture_choice(ctx: Ctx, item: StackItem):
 
 @effect("initiative_venture", cites=("726.2", "701.49d", "701.49b", "701.49c", "309.4a",
                                      "309.5a", "309.7"),
-        summary="Chi ha preso l'iniziativa (o la ha all'inizio del mantenimento) si avventura in "
-                "Undercity", choose=_venture_choice)
+        summary="Chi ha preso l'iniziativa (o la ha all'inizio del mantenimento) "
+                f"{terms.verb(terms.VENTURE)} Undercity", choose=_venture_choice)
 def initiative_venture(ctx: Ctx, item: StackItem, choice) -> None:
     dungeon.venture(ctx, ctx.s.player(item.controller), True, choice=choice, cause=["726.2"])
 
@@ -77,14 +79,13 @@ def speed_up(ctx: Ctx, item: StackItem, _choice) -> None:
                  "l'abilità non fa nulla.", "speed", players=[pl.id])
         return
     pl.speed += 1
-    top = " (velocità massima, 702.179e)" if pl.speed == 4 else ""
+    top = f" ({terms.italian('max speed')}, 702.179e)" if pl.speed == 4 else ""
     ctx.emit(["702.179d"], f"La velocità di {pl.name} aumenta di 1: ora è {pl.speed}{top}.",
              "speed", players=[pl.id], speed=pl.speed)
 
 
 @sba("704.5z", cites=("702.179a",),
-     summary="Chi controlla un permanente con «accendete i motori!» e non ha velocità passa a "
-             "velocità 1")
+     summary=f"Chi controlla un permanente con «{ENGINES}» e non ha velocità passa a velocità 1")
 def start_your_engines(ctx: Ctx) -> list[Act]:
     st = ctx.s
     without = {p.id for p in st.in_game() if p.speed is None}
@@ -95,7 +96,7 @@ def start_your_engines(ctx: Ctx) -> list[Act]:
         if pl.id in engines:
             def apply(ctx: Ctx, pl=pl) -> None:
                 pl.speed = 1
-            acts.append(Act(["704.5z"], f"{pl.name} controlla un permanente con «accendete i "
-                            "motori!» e non ha velocità: la sua velocità diventa 1.", "speed",
+            acts.append(Act(["704.5z"], f"{pl.name} controlla un permanente con «{ENGINES}» "
+                            "e non ha velocità: la sua velocità diventa 1.", "speed",
                             players=[pl.id], apply=apply))
     return acts

@@ -12,7 +12,7 @@ parameter of the ``venture`` action).
 
 from __future__ import annotations
 
-from judge.engine import ops, triggers
+from judge.engine import ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action, decision, sba
@@ -74,8 +74,9 @@ def ask_room(ctx: Ctx, pid: str, key: str, rules: list[str]) -> str | None:
         return None
     ans = ctx.ask({
         "id": f"venture_room:{key}", "kind": "venture_room", "player": pid, "rules": rules,
-        "prompt": f"{ctx.name(pid)} si avventura nel dungeon {d.name}: dalla stanza "
-                  f"«{d.venture_marker}» sceglie in quale stanza collegata spostare il segnalino.",
+        "prompt": f"{ctx.name(pid)} {terms.verb(terms.VENTURE)} {d.name}: dalla stanza "
+                  f"«{d.venture_marker}» sceglie in quale stanza collegata spostare "
+                  f"l'{terms.italian('venture marker')}.",
         "options": {"dungeon": d.name, "from": d.venture_marker, "rooms": choices},
         "default": {"room": choices[0]},
     })
@@ -102,8 +103,8 @@ def venture(ctx: Ctx, pl: Player, into_undercity: bool, new_dungeon: Card | None
         # 701.49c: from the bottommost room the dungeon is completed and a new one begins
         ops.take(ctx, d.id)
         pl.completed_dungeons.append(d.name)
-        ctx.emit(cause + ["701.49c", "309.7"], f"{pl.name} si avventura dall'ultima stanza di "
-                 f"{d.name}: rimuove il dungeon dalla partita e lo completa.", "dungeon_completed",
+        ctx.emit(cause + ["701.49c", "309.7"], f"{pl.name} {terms.verb(terms.VENTURE)} {d.name} "
+                 "dall'ultima stanza: rimuove il dungeon dalla partita e lo completa.", "dungeon_completed",
                  objects=[d.id], players=[pl.id])
         d = None
         rule_new = "701.49d" if into_undercity else "701.49c"
@@ -114,8 +115,9 @@ def venture(ctx: Ctx, pl: Player, into_undercity: bool, new_dungeon: Card | None
                                 "quale entra (dungeon={…} con name e rooms)", [rule_new])
         d.venture_marker = d.rooms[0]["name"]
         pl.command.append(d)
-        ctx.emit(cause + [rule_new, "309.4a"], f"{pl.name} mette il dungeon {d.name} nella zona di "
-                 f"comando con il segnalino avventura nella prima stanza, «{d.venture_marker}».",
+        ctx.emit(cause + [rule_new, "309.4a"], f"{pl.name} {terms.verb(terms.VENTURE)} {d.name}: lo "
+                 f"mette {terms.zone('in', 'command')} con l'{terms.italian('venture marker')} nella "
+                 f"prima stanza, «{d.venture_marker}».",
                  "venture", objects=[d.id], players=[pl.id], room=d.venture_marker)
     else:
         choices = next_rooms(d)
@@ -123,8 +125,9 @@ def venture(ctx: Ctx, pl: Player, into_undercity: bool, new_dungeon: Card | None
         if len(choices) > 1 and choice not in choices:
             raise IllegalAction(f"da «{d.venture_marker}» si può andare in: {', '.join(choices)} "
                                 "(indica room=…)", ["701.49b", "309.5a"])
-        ctx.emit(cause + ["701.49b", "309.5a"], f"{pl.name} sposta il segnalino avventura da "
-                 f"«{d.venture_marker}» a «{target}» nel dungeon {d.name}.", "venture",
+        ctx.emit(cause + ["701.49b", "309.5a"], f"{pl.name} {terms.verb(terms.VENTURE)} {d.name}: "
+                 f"sposta l'{terms.italian('venture marker')} da «{d.venture_marker}» a «{target}».",
+                 "venture",
                  objects=[d.id], players=[pl.id], room=target)
         d.venture_marker = target
     r = room(d, d.venture_marker)
@@ -133,8 +136,8 @@ def venture(ctx: Ctx, pl: Player, into_undercity: bool, new_dungeon: Card | None
 
 
 @sba("704.5t", cites=("309.6", "309.7"),
-     summary="Un dungeon con il segnalino nell'ultima stanza, senza abilità di stanza in attesa o "
-             "in pila, viene rimosso dalla partita: il proprietario lo completa")
+     summary=f"Un dungeon con l'{terms.italian('venture marker')} nell'ultima stanza, senza abilità "
+             "di stanza in attesa o in pila, viene rimosso dalla partita: il proprietario lo completa")
 def dungeon_completed(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
@@ -142,7 +145,7 @@ def dungeon_completed(ctx: Ctx) -> list[Act]:
         for c in pl.command:
             if "dungeon" in c.types and c.rooms and c.venture_marker is not None \
                     and not next_rooms(c) and not triggers.is_source_of_pending(st, c.id):
-                acts.append(Act(["704.5t", "309.7"], f"Il segnalino avventura di "
+                acts.append(Act(["704.5t", "309.7"], f"L'{terms.italian('venture marker')} di "
                                 f"{st.name_of(c.owner)} è nell'ultima stanza di {c.name} e nessuna "
                                 "sua abilità di stanza è in attesa o in pila: il proprietario "
                                 "rimuove il dungeon dalla partita e lo completa.",
@@ -160,7 +163,7 @@ def _complete(cid: str):
 
 @action("venture", cites=("701.49a", "701.49b", "701.49c", "701.49d", "309.4a", "309.5a",
                           "309.4c", "309.7"),
-        summary="Un giocatore si avventura nel dungeon (o in Undercity)")
+        summary=f"Un giocatore {terms.verb(terms.VENTURE)} (o, con l'iniziativa, Undercity)")
 def venture_action(ctx: Ctx, player: str, room: str | None = None, dungeon: dict | None = None,
                    undercity: bool = False) -> None:
     from judge.engine.actions import player_arg

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from judge.engine import chars, triggers
+from judge.engine import chars, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.state import CARD_LISTS, Card, Permanent, Player
 
@@ -132,7 +132,7 @@ def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
         return
     card = pl.library.pop(0)
     pl.hand.append(card)
-    ctx.emit(rules, f"{pl.name} pesca una carta ({card.name}).", "draw",
+    ctx.emit(rules, f"{pl.name} {terms.verb('draw')} una carta ({card.name}).", "draw",
              objects=[card.id], players=[pl.id])
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.engine import scenario_fields as sf
+from judge.engine.terms import TWO_HEADED_GIANT as THG
 from judge.engine.errors import ScenarioError
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
@@ -548,8 +549,8 @@ def _check_references(v: _V, st: State) -> None:
                 teams.setdefault(p.team, []).append(p)
             sizes = {len(t) for t in teams.values()}
             if len(teams) != 2 or len(sizes) != 1 or sizes.pop() < 2:
-                v.err("players", "il Gigante a Due Teste richiede due squadre della stessa "
-                                 "dimensione, di almeno 2 giocatori (regole 810.1, 810.11)")
+                v.err("players", f"il {THG} richiede due squadre della stessa dimensione, di "
+                                 "almeno 2 giocatori (regole 810.1, 810.11)")
             for t in teams.values():
                 for i, p in enumerate(st.players):
                     if p in t and (p.life != t[0].life or p.poison != t[0].poison):
@@ -832,7 +833,7 @@ def new_scenario(variant: str = "two-player", players: int | None = None,
     if variant == "free-for-all" and n < 3:
         raise ScenarioError([("players", "il tutti contro tutti richiede almeno 3 giocatori")])
     if variant == "two-headed-giant" and (n < 4 or n % 2):
-        raise ScenarioError([("players", "il Gigante a Due Teste richiede due squadre uguali di almeno 2 giocatori")])
+        raise ScenarioError([("players", f"il {THG} richiede due squadre uguali di almeno 2 giocatori")])
     if not 2 <= n <= MAX_PLAYERS:
         raise ScenarioError([("players", f"numero di giocatori fra 2 e {MAX_PLAYERS}")])
     names = ["Alice", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Marco",

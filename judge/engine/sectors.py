@@ -9,19 +9,19 @@ permanent with space sculptor (702.158b).
 
 from __future__ import annotations
 
-from judge.engine import chars
+from judge.engine import chars, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, sba
 from judge.engine.state import SECTORS, State
 from judge.engine.state_actions import Act, ask_in_apnap_order, live
 
-SECTOR_IT = {"alpha": "alfa", "beta": "beta", "gamma": "gamma"}
+SCULPTOR = terms.KEYWORD_IT["space sculptor"]
 
 
 @sba("704.5u", cites=("702.158b", "702.158c", "101.4"),
-     summary="Con uno scultore spaziale sul campo di battaglia, ogni creatura senza settore ne "
-             "riceve uno scelto dal suo controllore")
+     summary=f"Con un permanente con {SCULPTOR} sul campo di battaglia, ogni creatura senza "
+             "settore ne riceve uno scelto dal suo controllore")
 def sectors(ctx: Ctx) -> list[Act]:
     st = ctx.s
     perms = live(ctx)
@@ -34,8 +34,8 @@ def sectors(ctx: Ctx) -> list[Act]:
         def clear(ctx: Ctx) -> None:
             for p in with_sector:
                 p.sector = None
-        return [Act(["702.158b"], "Nessun giocatore controlla più un permanente con scultore "
-                    "spaziale: i permanenti perdono la designazione di settore.", "sector",
+        return [Act(["702.158b"], f"Nessun giocatore controlla più un permanente con {SCULPTOR}: "
+                    "i permanenti perdono la designazione di settore.", "sector",
                     objects=[p.id for p in with_sector], apply=clear, counts=False)]
     todo: dict[str, list] = {}
     for p in perms:
@@ -53,8 +53,8 @@ def sectors(ctx: Ctx) -> list[Act]:
         ans = ctx.ask({
             "id": f"choose_sectors:{pid}:{','.join(p.id for p in creatures)}",
             "kind": "choose_sectors", "player": pid, "rules": rules,
-            "prompt": f"{st.name_of(pid)} sceglie un settore (alfa, beta o gamma) per ciascuna "
-                      "delle sue creature che non ne ha uno.",
+            "prompt": f"{st.name_of(pid)} sceglie un settore ({', '.join(terms.SECTOR_IT.values())}) "
+                      "per ciascuna delle sue creature che non ne ha uno.",
             "options": {"creatures": [{"id": p.id, "name": p.name} for p in creatures],
                         "sectors": list(SECTORS)},
             "default": {"sectors": {p.id: SECTORS[0] for p in creatures}},
@@ -63,7 +63,7 @@ def sectors(ctx: Ctx) -> list[Act]:
         def apply(ctx: Ctx, creatures=creatures, chosen=ans["sectors"]) -> None:
             for p in creatures:
                 p.sector = chosen[p.id]
-        desc = ", ".join(f"{p.name} → {SECTOR_IT[ans['sectors'][p.id]]}" for p in creatures)
+        desc = ", ".join(f"{p.name} → {terms.SECTOR_IT[ans['sectors'][p.id]]}" for p in creatures)
         acts.append(Act(rules, f"{st.name_of(pid)} assegna i settori: {desc}.", "sector",
                         objects=[p.id for p in creatures], players=[pid], apply=apply))
     return acts

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import ops, triggers
+from judge.engine import ops, terms, triggers
 from judge.engine.actions import player_arg, shown, text_arg
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
@@ -18,7 +18,8 @@ MAX_ABILITIES = 50            # abilities triggering together in one ``trigger``
 
 
 @action("cast_spell", cites=("601.2a", "731.2"),
-        summary="Un giocatore lancia una magia: la carta va in pila (conta per giorno/notte)")
+        summary=f"Un giocatore {terms.verb('cast')} una magia: la carta va in pila (conta per "
+                "giorno/notte)")
 def cast_spell(ctx: Ctx, player: str, card: str) -> None:
     pl = player_arg(ctx, player)
     found = ctx.s.find_card(card) if isinstance(card, str) else None
@@ -28,7 +29,7 @@ def cast_spell(ctx: Ctx, player: str, card: str) -> None:
     ctx.s.stack.append(StackItem(id=obj.id, kind="spell", controller=pl.id, text=obj.name, card=obj))
     t = ctx.s.turn
     t.spells_cast[pl.id] = t.spells_cast.get(pl.id, 0) + 1
-    ctx.emit(["601.2a"], f"{pl.name} lancia {obj.name}: la carta va in cima alla pila.", "cast",
+    ctx.emit(["601.2a"], f"{pl.name} {terms.verb('cast')} {obj.name}: la carta va in cima alla pila.", "cast",
              objects=[obj.id], players=[pl.id])
 
 

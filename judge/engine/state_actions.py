@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from judge.engine import chars, leaving, ops
+from judge.engine import chars, leaving, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import SBAS, decision, sba
@@ -98,8 +98,8 @@ def token_outside_battlefield(ctx: Ctx) -> list[Act]:
         for z in ("hand", "library", "graveyard", "exile", "command"):
             for c in pl.zone(z):
                 if c.token:
-                    acts.append(Act(["704.5d"], f"La pedina {c.name} ({chars.ZONE_IT[z]} di "
-                                    f"{pl.name}) cessa di esistere.", "cease_to_exist",
+                    acts.append(Act(["704.5d"], f"La pedina {c.name}, {terms.zone('in', z)} di "
+                                    f"{pl.name}, cessa di esistere.", "cease_to_exist",
                                     objects=[c.id], apply=_cease_to_exist(c.id), moves=c.id))
     return acts
 
@@ -121,7 +121,7 @@ def copies_outside(ctx: Ctx) -> list[Act]:
     acts = []
     for c, z, owner in found:
         what = "di una magia" if c.copy == "spell" else "di una carta"
-        where = chars.ZONE_IT[z] + (f" di {owner}" if owner else "")
+        where = terms.zone("in", z) + (f" di {owner}" if owner else "")
         acts.append(Act(["704.5e"], f"{c.name} è la copia {what} e si trova fuori dalla pila "
                         f"({where}): cessa di esistere.", "cease_to_exist", objects=[c.id],
                         apply=_cease_to_exist(c.id), moves=c.id))
@@ -363,7 +363,7 @@ def saga_done(ctx: Ctx) -> list[Act]:
                 and p.counters.get("lore", 0) >= p.chapters and not is_source_of_pending(st, p.id):
             acts.append(Act(["704.5s", "714.4"], f"{p.name} ha {p.counters.get('lore', 0)} "
                             f"segnalini sapere (capitolo finale {p.chapters}) e nessun capitolo in "
-                            f"pila: {st.name_of(p.controller)} la sacrifica.", "sacrifice",
+                            f"pila: {st.name_of(p.controller)} la {terms.verb('sacrifice')}.", "sacrifice",
                             objects=[p.id], players=[p.controller], apply=to_graveyard(p.id),
                             moves=p.id))
     return acts

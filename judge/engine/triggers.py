@@ -11,7 +11,7 @@ are not put on the stack (800.4d).
 
 from __future__ import annotations
 
-from judge.engine import chars
+from judge.engine import chars, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision
@@ -129,10 +129,10 @@ def beginning_of_step(ctx: Ctx) -> None:
     active = {p.id for p in chars.active_players(st)}
     if st.turn.step == "end" and st.monarch in active:
         queue(ctx, st.monarch, "Abilità del monarca (all'inizio della sua sottofase finale "
-              "pesca una carta)", ["725.2"], effect={"kind": "monarch_draw"})
+              f"{terms.verb('draw')} una carta)", ["725.2"], effect={"kind": "monarch_draw"})
     if st.turn.step == "upkeep" and st.initiative in active:
-        queue(ctx, st.initiative, "Abilità dell'iniziativa (all'inizio del suo mantenimento si "
-              "avventura in Undercity)", ["726.2"], effect={"kind": "initiative_venture"})
+        queue(ctx, st.initiative, "Abilità dell'iniziativa (all'inizio del suo mantenimento "
+              f"{terms.verb(terms.VENTURE)} Undercity)", ["726.2"], effect={"kind": "initiative_venture"})
 
 
 def combat_damage_to_players(ctx: Ctx, hits: list[tuple]) -> None:
@@ -160,8 +160,8 @@ def combat_damage_to_players(ctx: Ctx, hits: list[tuple]) -> None:
 def took_initiative(ctx: Ctx, pid: str) -> None:
     """726.2: "Whenever a player takes the initiative, that player ventures into Undercity"
     (also when they already had it, 726.5)."""
-    queue(ctx, pid, f"Abilità dell'iniziativa ({ctx.name(pid)} l'ha presa: si avventura in "
-          "Undercity)", ["726.2"], effect={"kind": "initiative_venture"})
+    queue(ctx, pid, f"Abilità dell'iniziativa ({ctx.name(pid)} l'ha presa: "
+          f"{terms.verb(terms.VENTURE)} Undercity)", ["726.2"], effect={"kind": "initiative_venture"})
 
 
 def life_lost(ctx: Ctx, losers: list) -> None:

@@ -5,12 +5,11 @@ Combat turn-based actions (703.4h–m) live in combat.py.
 
 from __future__ import annotations
 
-from judge.engine import chars, ops, triggers
+from judge.engine import chars, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.registry import decision, tba
 from judge.engine.state import Permanent
 
-MANA_IT = {"W": "bianco", "U": "blu", "B": "nero", "R": "rosso", "G": "verde", "C": "incolore"}
 
 
 def roman(n: int) -> str:
@@ -170,7 +169,7 @@ def set_scheme_in_motion(ctx: Ctx) -> None:
         if not pl.archenemy:
             continue
         if not pl.scheme_deck:
-            ctx.emit(["703.4e", "505.3"], f"{pl.name} non ha intrighi nel mazzo degli intrighi.",
+            ctx.emit(["703.4e", "505.3"], f"{pl.name} non ha intrighi {terms.zone('in', 'scheme_deck')}.",
                      "scheme", players=[pl.id])
             continue
         card = pl.scheme_deck.pop(0)
@@ -242,7 +241,7 @@ def cleanup_discard(ctx: Ctx) -> None:
             card, _, _ = ops.take(ctx, cid)
             discarded.append(ops.put(ctx, card, "graveyard"))
         ctx.emit(["703.4n", "514.1", "701.9a"],
-                 f"{pl.name} scarta {n} carte per scendere a {pl.max_hand_size}: "
+                 f"{pl.name} {terms.verb('discard')} {n} carte per scendere a {pl.max_hand_size}: "
                  f"{', '.join(c.name for c in discarded)}.", "discard",
                  objects=[c.id for c in discarded], players=[pl.id])
 
@@ -273,7 +272,7 @@ def empty_mana(ctx: Ctx) -> None:
         if not pool:
             continue
         pl.mana_pool = {}
-        desc = ", ".join(f"{n} {MANA_IT.get(k, k)}" for k, n in pool.items())
+        desc = ", ".join(f"{n} {terms.MANA_IT.get(k, k)}" for k, n in pool.items())
         ctx.emit(["703.4q", "500.5"], f"La riserva di mana di {pl.name} si svuota ({desc}); "
                  "non si perdono punti vita.", "mana_empty", players=[pl.id])
 

@@ -5,7 +5,7 @@ Planechase's 704.6f lives with the rest of Planechase in planechase.py.
 
 from __future__ import annotations
 
-from judge.engine import chars, ops
+from judge.engine import chars, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, sba
@@ -14,11 +14,10 @@ from judge.engine.state_actions import Act, ask_in_apnap_order
 from judge.engine.triggers import is_source_of_pending
 
 COMMANDER_VARIANTS = ("commander", "brawl")      # Brawl is an option of Commander (903.12a)
-FROM_ZONE_IT = {"graveyard": "dal cimitero", "exile": "dall'esilio"}
-IN_ZONE_IT = {"graveyard": "nel cimitero", "exile": "in esilio"}
+THG = terms.TWO_HEADED_GIANT
 
 
-@sba("704.6a", cites=("810.8c",), summary="Gigante a Due Teste: una squadra con 0 o meno punti vita perde")
+@sba("704.6a", cites=("810.8c",), summary=f"{THG}: una squadra con 0 o meno punti vita perde")
 def team_life(ctx: Ctx) -> list[Act]:
     st = ctx.s
     if st.variant != "two-headed-giant":
@@ -28,7 +27,7 @@ def team_life(ctx: Ctx) -> list[Act]:
 
 
 @sba("704.6b", cites=("810.8d", "810.11"),
-     summary="Gigante a Due Teste: una squadra con quindici o più segnalini veleno perde")
+     summary=f"{THG}: una squadra con quindici o più segnalini veleno perde")
 def team_poison(ctx: Ctx) -> list[Act]:
     st = ctx.s
     if st.variant != "two-headed-giant":
@@ -56,7 +55,8 @@ def commander_damage(ctx: Ctx) -> list[Act]:
 
 
 @sba("704.6e", cites=("904.10",),
-     summary="Archenemy: un intrigo non continuo a faccia in su torna in fondo al mazzo degli intrighi")
+     summary=f"Archenemy: un intrigo non {terms.italian('ongoing')} a faccia in su torna in fondo al "
+             f"{terms.ZONE_IT['scheme_deck']}")
 def scheme_back(ctx: Ctx) -> list[Act]:
     st = ctx.s
     if st.variant != "archenemy":
@@ -68,8 +68,8 @@ def scheme_back(ctx: Ctx) -> list[Act]:
                 def apply(ctx: Ctx, pl=pl, cid=c.id) -> None:
                     card, _, _ = ops.take(ctx, cid)
                     pl.scheme_deck.append(card)
-                acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo al "
-                                f"mazzo degli intrighi di {pl.name}.", "scheme", objects=[c.id],
+                acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo "
+                                f"{terms.zone('a', 'scheme_deck')} di {pl.name}.", "scheme", objects=[c.id],
                                 players=[pl.id], apply=apply, moves=c.id))
     return acts
 
@@ -105,12 +105,12 @@ def commander_to_command_zone(ctx: Ctx) -> list[Act]:
         for cid, z in cards:
             if cid in ans["to_command_zone"]:
                 acts.append(Act(["704.6d", "903.9a"], f"{st.name_of(pid)} rimette il suo comandante "
-                                f"{st.name_of(cid)} {FROM_ZONE_IT[z]} nella zona di comando.",
+                                f"{st.name_of(cid)} {terms.zone('da', z)} {terms.zone('in', 'command')}.",
                                 "command_zone", objects=[cid], players=[pid],
                                 apply=_to_command_zone(cid), moves=cid))
             else:
                 acts.append(Act(["704.6d", "903.9a"], f"{st.name_of(pid)} lascia il suo comandante "
-                                f"{st.name_of(cid)} {IN_ZONE_IT[z]}.", "commander_stays",
+                                f"{st.name_of(cid)} {terms.zone('in', z)}.", "commander_stays",
                                 objects=[cid], players=[pid], apply=lambda ctx: None,
                                 counts=False))
     return acts

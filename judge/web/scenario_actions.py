@@ -108,8 +108,7 @@ REPEATABLE = {"trigger": 4}                    # rows: several abilities as one 
 ROWS_PARAM = {"trigger": "abilities"}
 ROW_REQUIRED = {("trigger", "controller"), ("trigger", "text")}
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
-ZONE_LABELS = {**forms.ZONES_IT, "battlefield": "Campo di battaglia", "stack": "Pila",
-               "scheme_deck": "Mazzo degli intrighi"}
+ZONE_LABELS = forms.ZONE_LABELS
 COUNTER_SUGGESTIONS = ("+1/+1", "-1/-1", "loyalty", "defense", "lore", "poison", "shield",
                        "stun", "charge", "time")
 # Kinds whose value names an object or a player, and what they accept.

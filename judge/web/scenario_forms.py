@@ -12,35 +12,34 @@ import re
 from typing import Any, Mapping
 
 from judge.engine import scenario as sc
-from judge.engine.chars import KEYWORD_IT
+from judge.engine import terms
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
 from judge.web import scenario_forms_state as state_fields
 
 # --- Italian labels ------------------------------------------------------------------
 
+# Names of things the terminology table names come from it (through the engine's terms),
+# so the builder, the stepper and the engine's log say each thing one way.
 VARIANTS_IT = {
     "two-player": "Partita a due giocatori",
     "free-for-all": "Tutti contro tutti",
-    "commander": "Commander",
-    "two-headed-giant": "Gigante a Due Teste",
+    "commander": terms.italian("Commander"),
+    "two-headed-giant": terms.TWO_HEADED_GIANT,
     "brawl": "Brawl",
-    "archenemy": "Archenemy",
-    "vanguard": "Vanguard",
+    "archenemy": terms.italian("Archenemy"),
+    "vanguard": terms.italian("Vanguard"),
 }
 STEPS_IT = {s.name: s.label for s in STEPS}
-ZONES_IT = {"hand": "Mano", "library": "Grimorio", "graveyard": "Cimitero", "exile": "Esilio",
-            "command": "Zona di comando"}
-TYPES_IT = {"creature": "creatura", "land": "terra", "artifact": "artefatto",
-            "enchantment": "incantesimo", "planeswalker": "planeswalker", "battle": "battaglia",
-            "instant": "istantaneo", "sorcery": "stregoneria", "kindred": "tribale",
-            "scheme": "intrigo"}
-SUPERTYPES_IT = {"legendary": "leggendario", "world": "mondo", "basic": "base", "snow": "neve"}
-KEYWORDS_IT = KEYWORD_IT  # one Italian name per keyword, shared with the engine's log
-COUNTERS_IT = {"loyalty": "lealtà", "defense": "difesa", "lore": "sapere", "shield": "scudo",
-               "stun": "stordimento", "charge": "carica", "time": "tempo", "poison": "veleno"}
-DAY_NIGHT_IT = {"day": "giorno", "night": "notte"}
-MANA_IT = {"W": "bianco", "U": "blu", "B": "nero", "R": "rosso", "G": "verde", "C": "incolore"}
+ZONE_LABELS = {z: it[:1].upper() + it[1:] for z, it in terms.ZONE_IT.items()}   # every zone
+ZONES_IT = {z: ZONE_LABELS[z] for z in ZONES}                                   # the builder's
+TYPES_IT = dict(terms.TYPE_IT)
+SUPERTYPES_IT = {"legendary": terms.italian("legendary"), "world": "mondo", "basic": "base",
+                 "snow": "neve"}
+KEYWORDS_IT = terms.KEYWORD_IT
+COUNTERS_IT = terms.COUNTER_IT
+DAY_NIGHT_IT = {"day": terms.italian("day"), "night": terms.italian("night")}
+MANA_IT = terms.MANA_IT
 ATTACK_IT = {"multiple": "più giocatori (attacco multiplo)", "choose": "un solo avversario scelto",
              "left": "l'avversario a sinistra", "right": "l'avversario a destra"}
 
@@ -49,7 +48,8 @@ _ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre
             "legendary": ["leggendaria", "leggendari", "leggendarie"],
             "basic": ["base"], "first strike": ["attacco iniziale"],
             "lifelink": ["legame-vitale"], "indestructible": ["indistruttibili"],
-            "haste": ["rapidita"], "loyalty": ["lealta"]}
+            "haste": ["rapidita"], "loyalty": ["fedelta", "lealtà", "lealta"],
+            "kindred": ["tribale"]}
 
 GENERIC_CARD = sc.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
 
@@ -79,7 +79,7 @@ _COUNTERS = _table(COUNTERS_IT)
 
 
 def counter_kind(text: str) -> str:
-    """A counter kind as the engine names it ("lealtà" → "loyalty"); other kinds as written."""
+    """A counter kind as the engine names it ("fedeltà" → "loyalty"); other kinds as written."""
     return _COUNTERS.get(text.strip().lower(), text.strip())
 
 

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from judge.engine import chars
 from judge.engine.game import ANYTIME_ACTIONS
 from judge.engine.library import check_state
-from judge.engine.sectors import SECTOR_IT
+from judge.engine.terms import SECTOR_IT
 from judge.engine.state import CARD_LISTS
 from judge.web import scenario_actions as acts
 from judge.web import scenario_forms as forms

@@ -20,7 +20,7 @@ def test_start_page_offers_variant_import_and_library(sim):
     html = sim.page("/simulatore")
     assert 'action="/simulatore/nuovo"' in html
     assert 'action="/simulatore/importa"' in html
-    assert "Gigante a Due Teste" in html
+    assert "Two-Headed Giant" in html
     assert "Due leggende con lo stesso nome" in html and "/simulatore/libreria/leggende/avvia" in html
     assert 'href="/static/scenario.css"' in html
 
@@ -50,7 +50,7 @@ def test_variant_sets_starting_life_and_players(sim):
 def test_bad_player_count_is_an_italian_422(sim):
     r = sim.post("/simulatore/nuovo", {"variant": "two-headed-giant", "players": "3"})
     assert r.status_code == 422
-    assert "Gigante a Due Teste richiede due squadre" in r.get_data(as_text=True)
+    assert "Two-Headed Giant richiede due squadre" in r.get_data(as_text=True)
     r = sim.post("/simulatore/nuovo", {"variant": "two-player", "players": "99"})
     assert r.status_code == 422 and "numero di giocatori fra 2 e 8" in r.get_data(as_text=True)
 
