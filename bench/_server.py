@@ -39,14 +39,16 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(threads: int = 8, instance: Path | None = None, log: bool = False, timeout: float = 120):
+def running_server(threads: int = 8, instance: Path | None = None, log: bool = False, timeout: float = 120,
+                   root: Path = ROOT):
+    """``root``: the checkout to serve (another one, e.g. an older commit, for a before/after)."""
     tmp = None
     if instance is None:
         tmp = tempfile.mkdtemp(prefix="judge-instance-")
         instance = Path(tmp)
     cmd = [sys.executable, "-m", "judge", "serve", "--port", "0", "--threads", str(threads), "--instance", str(instance)]
     cmd.append("--log" if log else "--no-log")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(cmd, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     port = None
     deadline = time.time() + timeout
     try:

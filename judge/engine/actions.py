@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import chars, ops
+from judge.engine import chars, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action
 from judge.engine.scenario import MAX_INT, shared_team_turns
-from judge.engine.state import (CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, Card, Permanent, Player,
-                                StackItem)
+from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
+from judge.engine.state_actions import ask_in_apnap_order
 
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
+TOKEN_TYPES = PERMANENT_TYPES + ("kindred",)
 
 
-def _int(value: Any, what: str, minimum: int = 0) -> int:
+def int_arg(value: Any, what: str, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise IllegalAction(f"{what}: atteso un intero")
     if value < minimum or value > MAX_INT:
@@ -29,19 +30,45 @@ def _int(value: Any, what: str, minimum: int = 0) -> int:
     return value
 
 
-def _player(ctx: Ctx, pid: Any, in_game: bool = True) -> Player:
+def player_arg(ctx: Ctx, pid: Any, in_game: bool = True) -> Player:
     if not isinstance(pid, str) or not ctx.s.has_player(pid):
-        raise IllegalAction(f'giocatore sconosciuto "{pid}"')
+        raise IllegalAction(f'giocatore sconosciuto "{shown(pid)}"')
     pl = ctx.s.player(pid)
     if in_game and pl.lost:
         raise IllegalAction(f"{pl.name} ha già lasciato la partita", ["800.4a"])
     return pl
 
 
-def _perm(ctx: Ctx, oid: Any) -> Permanent:
+def shown(value: Any) -> str:
+    """A user-supplied value, shortened for a message."""
+    text = str(value) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def text_arg(value: Any, what: str, limit: int = 500) -> str:
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise IllegalAction(f"{what}: attesa una stringa non vuota (al massimo {limit} caratteri)")
+    return value
+
+
+def list_arg(value: Any, what: str, allowed: tuple[str, ...] | None = None) -> list[str]:
+    """A list of short strings (``None``: empty), each among ``allowed`` if given."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 20:
+        raise IllegalAction(f"{what}: attesa una lista (al massimo 20 elementi)")
+    for x in value:
+        if not isinstance(x, str) or not x or len(x) > 100:
+            raise IllegalAction(f"{what}: ogni elemento è una stringa non vuota")
+        if allowed is not None and x not in allowed:
+            raise IllegalAction(f'{what}: valore sconosciuto "{x}" (ammessi: {", ".join(allowed)})')
+    return list(value)
+
+
+def perm_arg(ctx: Ctx, oid: Any) -> Permanent:
     p = ctx.s.perm(oid) if isinstance(oid, str) else None
     if p is None:
-        raise IllegalAction(f'"{oid}" non è un permanente sul campo di battaglia')
+        raise IllegalAction(f'"{shown(oid)}" non è un permanente sul campo di battaglia')
     if p.phased_out:
         raise IllegalAction(f"{p.name} è scomparso per intermittenza ed è trattato come se non "
                             "esistesse", ["702.26b"])
@@ -50,52 +77,57 @@ def _perm(ctx: Ctx, oid: Any) -> Permanent:
 
 @action("deal_damage", cites=("120.1a", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e",
                               "120.3f", "120.3h", "120.8", "702.2b", "702.15b", "702.90b",
-                              "702.90c", "702.80a", "119.7", "119.8", "903.10a"),
+                              "702.90c", "702.80a", "119.7", "119.8", "903.10a", "725.2",
+                              "726.2", "310.11b"),
         summary="Infliggi danno a un giocatore, una creatura, un planeswalker o una battaglia")
 def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
                 combat: bool = False) -> None:
-    amount = _int(amount, "danno")
+    amount = int_arg(amount, "danno")
     src: Card | None = None
     if source is not None:
-        found = ctx.s.find_card(source)
+        found = ctx.s.find_card(source) if isinstance(source, str) else None
         if found is None:
-            raise IllegalAction(f'fonte sconosciuta "{source}"')
+            raise IllegalAction(f'fonte sconosciuta "{shown(source)}"')
         src = found[2]
+    if not isinstance(target, str):
+        raise IllegalAction(f'bersaglio sconosciuto "{shown(target)}"')
     if not ctx.s.has_player(target):
-        t = _perm(ctx, target)
+        t = perm_arg(ctx, target)
         if not {"creature", "planeswalker", "battle"} & set(t.types):
             raise IllegalAction(f"{t.name} non è una battaglia, una creatura o un planeswalker: "
                                 "non può subire danno", ["120.1a"])
     else:
-        _player(ctx, target)
+        player_arg(ctx, target)
     if amount == 0:
         ctx.emit(["120.8"], "Una fonte che infliggerebbe 0 danni non infligge danno.", "damage")
         return
-    ops.deal_damage(ctx, src, target, amount, [], combat=bool(combat))
+    dealt = ops.deal_damage(ctx, src, target, amount, [], combat=bool(combat))
+    if combat and dealt and isinstance(src, Permanent) and ctx.s.has_player(target):
+        triggers.combat_damage_to_players(ctx, [(src, target)])      # 725.2, 726.2
 
 
 @action("gain_life", cites=("119.3", "119.7"), summary="Un giocatore guadagna punti vita")
 def gain_life(ctx: Ctx, player: str, amount: int) -> None:
-    ops.change_life(ctx, _player(ctx, player), _int(amount, "punti vita"), ["119.3"])
+    ops.change_life(ctx, player_arg(ctx, player), int_arg(amount, "punti vita"), ["119.3"])
 
 
 @action("lose_life", cites=("119.3", "119.8"), summary="Un giocatore perde punti vita")
 def lose_life(ctx: Ctx, player: str, amount: int) -> None:
-    ops.change_life(ctx, _player(ctx, player), -_int(amount, "punti vita"), ["119.3"])
+    ops.change_life(ctx, player_arg(ctx, player), -int_arg(amount, "punti vita"), ["119.3"])
 
 
 @action("set_life", cites=("119.5", "119.7", "119.8"),
         summary="Il totale di punti vita diventa un numero: si guadagna o si perde la differenza")
 def set_life(ctx: Ctx, player: str, value: int) -> None:
-    pl = _player(ctx, player)
-    value = _int(value, "punti vita", -MAX_INT)
+    pl = player_arg(ctx, player)
+    value = int_arg(value, "punti vita", -MAX_INT)
     ops.change_life(ctx, pl, value - pl.life, ["119.5"])
 
 
 @action("pay_life", cites=("119.4", "119.4a", "119.4b", "119.8"), summary="Un giocatore paga punti vita")
 def pay_life(ctx: Ctx, player: str, amount: int) -> None:
-    pl = _player(ctx, player)
-    amount = _int(amount, "punti vita")
+    pl = player_arg(ctx, player)
+    amount = int_arg(amount, "punti vita")
     if amount == 0:
         ctx.emit(["119.4b"], f"{pl.name} paga 0 punti vita: è sempre possibile.", "pay_life",
                  players=[pl.id])
@@ -109,33 +141,35 @@ def pay_life(ctx: Ctx, player: str, amount: int) -> None:
     ops.change_life(ctx, pl, -amount, [rule], " pagandoli")
 
 
-@action("draw", cites=("121.1", "121.2", "121.4"), summary="Un giocatore pesca N carte, una alla volta")
+@action("draw", cites=("121.1", "121.2", "121.4"),
+        summary=f"Un giocatore {terms.verb('draw')} N carte, una alla volta")
 def draw(ctx: Ctx, player: str, count: int = 1) -> None:
-    pl = _player(ctx, player)
-    count = _int(count, "numero di carte")
+    pl = player_arg(ctx, player)
+    count = int_arg(count, "numero di carte")
     rules = ["121.1"] + (["121.2"] if count > 1 else [])
-    for _ in range(count):
-        ops.draw(ctx, pl, rules)
+    ops.draw_cards(ctx, pl, count, rules)
 
 
 @action("each_player_draws", cites=("121.2c", "121.2d", "121.4"),
-        summary="Ogni giocatore pesca N carte, in ordine APNAP")
+        summary=f"Ogni giocatore {terms.verb('draw')} N carte, in ordine APNAP")
 def each_player_draws(ctx: Ctx, count: int = 1) -> None:
-    count = _int(count, "numero di carte")
+    count = int_arg(count, "numero di carte")
     rule = "121.2d" if shared_team_turns(ctx.s.variant) else "121.2c"
     for pl in chars.apnap(ctx.s):
-        for _ in range(count):
-            ops.draw(ctx, pl, [rule])
+        ops.draw_cards(ctx, pl, count, [rule])
 
 
-@action("discard", cites=("701.9a", "701.9b"), summary="Un giocatore scarta carte (a caso se richiesto)")
+@action("discard", cites=("701.9a", "701.9b"),
+        summary=f"Un giocatore {terms.verb('discard')} carte (a caso se richiesto)")
 def discard(ctx: Ctx, player: str, cards: list[str] | None = None, random: int = 0) -> None:
-    pl = _player(ctx, player)
+    pl = player_arg(ctx, player)
+    if cards is not None and not isinstance(cards, list):
+        raise IllegalAction("cards: attesa una lista di id di carte", ["701.9a"])
     ids = list(cards or [])
-    n_random = _int(random, "numero di carte a caso")
+    n_random = int_arg(random, "numero di carte a caso")
     for cid in ids:
-        if not any(c.id == cid for c in pl.hand):
-            raise IllegalAction(f'"{cid}" non è nella mano di {pl.name}', ["701.9a"])
+        if not isinstance(cid, str) or not any(c.id == cid for c in pl.hand):
+            raise IllegalAction(f'"{shown(cid)}" non è nella mano di {pl.name}', ["701.9a"])
     if len(set(ids)) != len(ids):
         raise IllegalAction("la stessa carta è indicata due volte", ["701.9a"])
     rules = ["701.9a"]
@@ -146,22 +180,61 @@ def discard(ctx: Ctx, player: str, cards: list[str] | None = None, random: int =
         rules = ["701.9a", "701.9b"]
     for cid in ids:
         card, _, _ = ops.take(ctx, cid)
-        pl.graveyard.append(card)
-        ctx.emit(rules, f"{pl.name} scarta {card.name}.", "discard", objects=[cid], players=[pl.id])
+        ops.put(ctx, card, "graveyard")
+        ctx.emit(rules, f"{pl.name} {terms.verb('discard')} {card.name}.", "discard", objects=[cid],
+                 players=[pl.id])
 
 
-@action("mill", cites=("701.17a", "701.17b"), summary="Un giocatore macina N carte")
+@action("mill", cites=("701.17a", "701.17b"), summary=f"Un giocatore {terms.verb('mill')} N carte")
 def mill(ctx: Ctx, player: str, count: int = 1) -> None:
-    pl = _player(ctx, player)
-    count = _int(count, "numero di carte")
+    pl = player_arg(ctx, player)
+    count = int_arg(count, "numero di carte")
     n = min(count, len(pl.library))
     milled = pl.library[:n]
     del pl.library[:n]
-    pl.graveyard.extend(milled)
+    for card in milled:
+        ops.put(ctx, card, "graveyard")
     rules = ["701.17a"] + (["701.17b"] if n < count else [])
-    ctx.emit(rules, f"{pl.name} macina {n} carte" + (f" (ne aveva solo {n})" if n < count else "")
+    ctx.emit(rules, f"{pl.name} {terms.verb('mill')} {n} carte"
+             + (f" (ne aveva solo {n})" if n < count else "")
              + (f": {', '.join(c.name for c in milled)}." if milled else "."), "mill",
              objects=[c.id for c in milled], players=[pl.id])
+
+
+@action("each_player_discards", cites=("701.9a", "101.4"),
+        summary=f"Ogni giocatore {terms.verb('discard')} N carte: scelgono in ordine APNAP, poi tutti "
+                "insieme")
+def each_player_discards(ctx: Ctx, count: int = 1) -> list[str]:
+    count = int_arg(count, "numero di carte", 1)
+    return [f"each_discard:{count}"]           # choices are asked as a step of the procedure
+
+
+def each_player_discards_now(ctx: Ctx, count: int) -> None:
+    """101.4: each player in APNAP order chooses (knowing the earlier choices, 101.4b),
+    then every discard happens at the same time."""
+    st = ctx.s
+    chosen = []
+    for pid in ask_in_apnap_order(ctx, [p.id for p in st.in_game()]):
+        pl = st.player(pid)
+        n = min(count, len(pl.hand))
+        ids = [c.id for c in pl.hand]
+        if 0 < n < len(ids):
+            ids = ctx.ask({
+                "id": f"discard_each:{pid}", "kind": "discard", "player": pid,
+                "rules": ["701.9a", "101.4"],
+                "prompt": f"{pl.name} sceglie {n} carte da scartare (i giocatori scelgono in "
+                          "ordine APNAP, poi scartano tutti insieme).",
+                "options": {"count": n, "cards": [{"id": c.id, "name": c.name} for c in pl.hand]},
+                "default": {"cards": ids[-n:]},
+            })["cards"]
+        chosen.append((pl, ids[:n]))
+    for pl, ids in chosen:
+        if not ids:
+            continue
+        cards = [ops.put(ctx, ops.take(ctx, cid)[0], "graveyard") for cid in ids]
+        ctx.emit(["701.9a", "101.4"],
+                 f"{pl.name} {terms.verb('discard')} {', '.join(c.name for c in cards)}.",
+                 "discard", objects=ids, players=[pl.id])
 
 
 @action("move", cites=("400.7", "400.3", "111.8"),
@@ -181,20 +254,18 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
         raise IllegalAction(f"{obj.name} è già in quella zona")
     if zone == "battlefield":
         ctl = controller or obj.owner
-        _player(ctx, ctl)
+        player_arg(ctx, ctl)
     new, _ = ops.move(ctx, object, zone, controller=controller or obj.owner if zone == "battlefield"
                       else None, bottom=bool(bottom))
     rules = ["400.7"] + (["400.3"] if zone in ("hand", "library", "graveyard") else [])
-    where = chars.ZONE_IT[zone]
-    owner = ctx.s.name_of(new.owner)
-    dest = f"{where} di {owner}" if zone != "battlefield" else where
-    ctx.emit(rules, f"{obj.name} passa da {chars.ZONE_IT[src]} a {dest} e diventa un nuovo "
-             "oggetto.", "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
+    dest = terms.zone("a", zone) + (f" di {ctx.s.name_of(new.owner)}" if zone != "battlefield" else "")
+    ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest} e diventa un nuovo oggetto.",
+             "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
 
 
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")
 def destroy(ctx: Ctx, object: str) -> None:
-    p = _perm(ctx, object)
+    p = perm_arg(ctx, object)
     if chars.has_kw(p, "indestructible"):
         ctx.emit(["702.12b"], f"{p.name} è indistruttibile: non viene distrutto.", "indestructible",
                  objects=[p.id])
@@ -204,11 +275,11 @@ def destroy(ctx: Ctx, object: str) -> None:
              objects=[p.id])
 
 
-@action("sacrifice", cites=("701.21a",), summary="Il controllore sacrifica un permanente")
+@action("sacrifice", cites=("701.21a",), summary=f"Il controllore {terms.verb('sacrifice')} un permanente")
 def sacrifice(ctx: Ctx, object: str) -> None:
-    p = _perm(ctx, object)
+    p = perm_arg(ctx, object)
     ops.move(ctx, p.id, "graveyard")
-    ctx.emit(["701.21a"], f"{ctx.name(p.controller)} sacrifica {p.name}.", "sacrifice",
+    ctx.emit(["701.21a"], f"{ctx.name(p.controller)} {terms.verb('sacrifice')} {p.name}.", "sacrifice",
              objects=[p.id], players=[p.controller])
 
 
@@ -228,51 +299,52 @@ def exile(ctx: Ctx, object: str) -> None:
 
 @action("tap", cites=("701.26a",), summary="TAPpa un permanente")
 def tap(ctx: Ctx, object: str) -> None:
-    p = _perm(ctx, object)
+    p = perm_arg(ctx, object)
     if p.tapped:
         raise IllegalAction(f"{p.name} è già TAPpato: si possono TAPpare solo permanenti STAPpati",
                             ["701.26a"])
     p.tapped = True
-    ctx.emit(["701.26a"], f"{p.name} viene TAPpato.", "tap", objects=[p.id])
+    ctx.emit(["701.26a"], f"{p.name} viene {terms.done('tap')}.", "tap", objects=[p.id])
 
 
 @action("untap", cites=("701.26b",), summary="STAPpa un permanente")
 def untap(ctx: Ctx, object: str) -> None:
-    p = _perm(ctx, object)
+    p = perm_arg(ctx, object)
     if not p.tapped:
         raise IllegalAction(f"{p.name} è già STAPpato: si possono STAPpare solo permanenti TAPpati",
                             ["701.26b"])
     p.tapped = False
-    ctx.emit(["701.26b"], f"{p.name} viene STAPpato.", "untap", objects=[p.id])
+    ctx.emit(["701.26b"], f"{p.name} viene {terms.done('untap')}.", "untap", objects=[p.id])
 
 
 @action("add_counters", cites=("122.1", "122.6", "122.1f", "810.10"),
         summary="Metti segnalini su un permanente o su un giocatore (veleno)")
 def add_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
-    count = _int(count, "numero di segnalini", 1)
-    if not isinstance(kind, str) or not kind or len(kind) > 50:
-        raise IllegalAction("tipo di segnalino non valido")
+    count = int_arg(count, "numero di segnalini", 1)
+    text_arg(kind, "tipo di segnalino", 50)
     if ctx.s.has_player(target):
-        pl = _player(ctx, target)
+        pl = player_arg(ctx, target)
         if kind != "poison":
             raise IllegalAction("a un giocatore si possono dare solo segnalini veleno (poison)")
         ops.add_poison(ctx, pl, count, ["122.1f"] + (["810.10"] if ctx.s.variant ==
                                                         "two-headed-giant" else []))
         return
-    p = _perm(ctx, target)
+    p = perm_arg(ctx, target)
     before = p.counters.get(kind, 0)
     if before + count > MAX_INT:
         raise IllegalAction("troppi segnalini")
     p.counters[kind] = before + count
-    ctx.emit(["122.6"], f"Si mettono {count} segnalini {kind} su {p.name} ({before} → "
+    ctx.emit(["122.6"], f"Si mettono {count} segnalini {terms.counter(kind)} su {p.name} ({before} → "
              f"{before + count}).", "counters", objects=[p.id], counter=kind, delta=count)
 
 
-@action("remove_counters", cites=("122.1",), summary="Rimuovi segnalini da un permanente o da un giocatore")
+@action("remove_counters", cites=("122.1", "310.11b"),
+        summary="Rimuovi segnalini da un permanente o da un giocatore")
 def remove_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
-    count = _int(count, "numero di segnalini", 1)
+    count = int_arg(count, "numero di segnalini", 1)
+    text_arg(kind, "tipo di segnalino", 50)
     if ctx.s.has_player(target):
-        pl = _player(ctx, target)
+        pl = player_arg(ctx, target)
         if kind != "poison" or pl.poison < count:
             raise IllegalAction(f"{pl.name} non ha {count} segnalini {kind}")
         for p in ops.life_group(ctx, pl):
@@ -280,15 +352,18 @@ def remove_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
         ctx.emit(["122.1"], f"{pl.name} perde {count} segnalini veleno.", "counters",
                  players=[pl.id])
         return
-    p = _perm(ctx, target)
+    p = perm_arg(ctx, target)
     have = p.counters.get(kind, 0)
     if have < count:
         raise IllegalAction(f"{p.name} ha solo {have} segnalini {kind}", ["122.1"])
     p.counters[kind] = have - count
     if not p.counters[kind]:
         del p.counters[kind]
-    ctx.emit(["122.1"], f"Si rimuovono {count} segnalini {kind} da {p.name} ({have} → {have - count}).",
+    ctx.emit(["122.1"], f"Si rimuovono {count} segnalini {terms.counter(kind)} da {p.name} "
+             f"({have} → {have - count}).",
              "counters", objects=[p.id])
+    if kind == "defense" and have == count:
+        triggers.last_defense_removed(ctx, p)                   # 310.11b
 
 
 @action("create_token", cites=("111.2", "701.7a"), summary="Crea una pedina")
@@ -296,33 +371,28 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
                  subtypes: list[str] | None = None, supertypes: list[str] | None = None,
                  power: int | None = None, toughness: int | None = None,
                  keywords: list[str] | None = None, count: int = 1, id: str | None = None) -> None:
-    pl = _player(ctx, controller)
-    count = _int(count, "numero di pedine", 1)
+    pl = player_arg(ctx, controller)
+    count = int_arg(count, "numero di pedine", 1)
     if count > 100:
         raise IllegalAction("al massimo 100 pedine alla volta")
-    types = list(types or ["creature"])
-    for t in types:
-        if t not in CARD_TYPES:
-            raise IllegalAction(f'tipo sconosciuto "{t}"')
-    for t in supertypes or []:
-        if t not in SUPERTYPES:
-            raise IllegalAction(f'supertipo sconosciuto "{t}"')
-    for k in keywords or []:
-        if k not in KEYWORDS:
-            raise IllegalAction(f'parola chiave sconosciuta "{k}"')
-    if "creature" in types:
-        power = _int(power if power is not None else 0, "forza", -MAX_INT)
-        toughness = _int(toughness if toughness is not None else 0, "costituzione", -MAX_INT)
-    if not isinstance(name, str) or not name or len(name) > 200:
-        raise IllegalAction("nome della pedina non valido")
-    if id is not None and (count != 1 or id in ctx.s.all_ids()):
-        raise IllegalAction(f'id "{id}" già usato o non utilizzabile')
+    # 111.1: a token is a permanent
+    types = list_arg(types, "types", TOKEN_TYPES) or ["creature"]
+    subtypes = list_arg(subtypes, "subtypes")
+    supertypes = list_arg(supertypes, "supertypes", SUPERTYPES)
+    keywords = list_arg(keywords, "keywords", KEYWORDS)
+    if "creature" in types or power is not None or toughness is not None:
+        power = int_arg(power if power is not None else 0, "forza", -MAX_INT)
+        toughness = int_arg(toughness if toughness is not None else 0, "costituzione", -MAX_INT)
+    name = text_arg(name, "nome della pedina", 200)
+    if id is not None and (not isinstance(id, str) or not id or len(id) > 100 or count != 1
+                           or id in ctx.s.all_ids()):
+        raise IllegalAction(f'id "{shown(id)}" già usato o non utilizzabile')
     made = []
     for _ in range(count):
         tid = id or ctx.s.new_id("pedina")
-        card = Card(id=tid, name=name, types=types, subtypes=list(subtypes or []),
-                    supertypes=list(supertypes or []), power=power, toughness=toughness,
-                    token=True, owner=pl.id, keywords=list(keywords or []))
+        card = Card(id=tid, name=name, types=types, subtypes=subtypes, supertypes=supertypes,
+                    power=power, toughness=toughness, token=True, owner=pl.id,
+                    keywords=keywords)
         made.append(ops.put(ctx, card, "battlefield", controller=pl.id))
     ctx.emit(["111.2", "701.7a"], f"{pl.name} crea {count} pedina/e {name}; ne è proprietario e "
              "controllore.", "create_token", objects=[m.id for m in made], players=[pl.id])
@@ -330,13 +400,13 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
 
 @action("add_mana", cites=("106.4",), summary="Aggiungi mana alla riserva di un giocatore")
 def add_mana(ctx: Ctx, player: str, mana: dict[str, int]) -> None:
-    pl = _player(ctx, player)
+    pl = player_arg(ctx, player)
     if not isinstance(mana, dict) or not mana:
         raise IllegalAction('mana atteso come {"R": 2, "G": 1}')
     for k, n in mana.items():
         if k not in MANA:
             raise IllegalAction(f'tipo di mana sconosciuto "{k}" (ammessi: {", ".join(MANA)})')
-        _int(n, "quantità di mana", 1)
+        int_arg(n, "quantità di mana", 1)
     for k, n in mana.items():
         pl.mana_pool[k] = pl.mana_pool.get(k, 0) + n
     desc = ", ".join(f"{n} {k}" for k, n in mana.items())
@@ -344,45 +414,14 @@ def add_mana(ctx: Ctx, player: str, mana: dict[str, int]) -> None:
              players=[pl.id])
 
 
-@action("cast_spell", cites=("601.2a", "731.2"),
-        summary="Un giocatore lancia una magia: la carta va in pila (conta per giorno/notte)")
-def cast_spell(ctx: Ctx, player: str, card: str) -> None:
-    pl = _player(ctx, player)
-    found = ctx.s.find_card(card) if isinstance(card, str) else None
-    if found is None or found[1] in ("battlefield", "stack"):
-        raise IllegalAction(f'"{card}" non è una carta che si possa lanciare da una zona', ["601.2a"])
-    obj, _, _ = ops.take(ctx, card)
-    ctx.s.stack.append(StackItem(id=obj.id, kind="spell", controller=pl.id, text=obj.name, card=obj))
-    t = ctx.s.turn
-    t.spells_cast[pl.id] = t.spells_cast.get(pl.id, 0) + 1
-    ctx.emit(["601.2a"], f"{pl.name} lancia {obj.name}: la carta va in cima alla pila.", "cast",
-             objects=[obj.id], players=[pl.id])
-
-
-@action("trigger", cites=("603.3",), summary="Un'abilità innescata va in pila")
-def trigger(ctx: Ctx, controller: str, text: str, source: str | None = None) -> None:
-    pl = _player(ctx, controller)
-    if not isinstance(text, str) or not text or len(text) > 500:
-        raise IllegalAction("testo dell'abilità non valido")
-    if source is not None and ctx.s.find_card(source) is None:
-        raise IllegalAction(f'fonte sconosciuta "{source}"')
-    item = StackItem(id=ctx.s.new_id("abilità"), kind="ability", controller=pl.id, text=text,
-                     source=source)
-    ctx.s.stack.append(item)
-    ctx.emit(["603.3"], f"{text}: l'abilità di {pl.name} va in pila.", "trigger",
-             objects=[item.id] + ([source] if source else []), players=[pl.id])
-
-
 @action("until_end_of_turn", cites=("611.2a", "514.2"),
         summary="Un effetto «fino alla fine del turno» modifica forza, costituzione o abilità")
 def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
                       keywords: list[str] | None = None) -> None:
-    p = _perm(ctx, object)
-    power = _int(power, "forza", -MAX_INT)
-    toughness = _int(toughness, "costituzione", -MAX_INT)
-    for k in keywords or []:
-        if k not in KEYWORDS:
-            raise IllegalAction(f'parola chiave sconosciuta "{k}"')
+    p = perm_arg(ctx, object)
+    power = int_arg(power, "forza", -MAX_INT)
+    toughness = int_arg(toughness, "costituzione", -MAX_INT)
+    keywords = list_arg(keywords, "keywords", KEYWORDS)
     eot = p.until_end_of_turn
     if power:
         eot["power"] = eot.get("power", 0) + power
@@ -390,30 +429,33 @@ def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
         eot["toughness"] = eot.get("toughness", 0) + toughness
     if keywords:
         eot["keywords"] = sorted(set(eot.get("keywords", [])) | set(keywords))
-    extra = f" e {', '.join(chars.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
+    extra = f" e {', '.join(terms.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
     ctx.emit(["611.2a"], f"{p.name} prende {power:+d}/{toughness:+d}{extra} fino alla fine del turno "
              f"(ora {chars.describe_pt(p)}).", "effect", objects=[p.id])
 
 
 @action("attach", cites=("701.3a", "701.3b"), summary="Assegna un'Aura, un Equipaggiamento o una Fortificazione")
 def attach(ctx: Ctx, object: str, to: str) -> None:
-    p = _perm(ctx, object)
+    p = perm_arg(ctx, object)
     if not {"Aura", "Equipment", "Fortification"} & set(p.subtypes):
         raise IllegalAction(f"{p.name} non è un'Aura, un Equipaggiamento o una Fortificazione",
                             ["701.3a"])
     if to == p.id:
         raise IllegalAction(f"{p.name} non può essere assegnato a se stesso", ["701.3b"])
     if not ctx.s.has_player(to):
-        _perm(ctx, to)
+        perm_arg(ctx, to)
     p.attached_to = to
-    ctx.emit(["701.3a"], f"{p.name} viene assegnato a {ctx.name(to)}.", "attach", objects=[p.id, to])
+    ctx.emit(["701.3a"], f"{p.name} viene {terms.done('attach')} a {ctx.name(to)}.", "attach",
+             objects=[p.id, to])
 
 
-@action("shuffle", cites=("701.24a",), summary="Un giocatore mescola il grimorio (con seme deterministico)")
+@action("shuffle", cites=("701.24a",),
+        summary=f"Un giocatore {terms.verb('shuffle')} il suo grimorio (con seme deterministico)")
 def shuffle(ctx: Ctx, player: str) -> None:
-    pl = _player(ctx, player)
+    pl = player_arg(ctx, player)
     ctx.rng().shuffle(pl.library)
-    ctx.emit(["701.24a"], f"{pl.name} mescola il suo grimorio.", "shuffle", players=[pl.id])
+    ctx.emit(["701.24a"], f"{pl.name} {terms.verb('shuffle')} il suo grimorio.", "shuffle",
+             players=[pl.id])
 
 
 @action("set_day_night", cites=("731.1",), summary="Diventa giorno o notte")
@@ -429,19 +471,29 @@ def set_day_night(ctx: Ctx, value: str) -> None:
 
 @action("become_monarch", cites=("725.3",), summary="Un giocatore diventa il monarca")
 def become_monarch(ctx: Ctx, player: str) -> None:
-    pl = _player(ctx, player)
+    pl = player_arg(ctx, player)
     ctx.s.monarch = pl.id
     ctx.emit(["725.3"], f"{pl.name} diventa il monarca.", "monarch", players=[pl.id])
 
 
-@action("take_initiative", cites=("726.3",), summary="Un giocatore prende l'iniziativa")
+@action("take_initiative", cites=("726.3", "726.2", "726.5"),
+        summary=f"Un giocatore prende l'iniziativa (e {terms.verb(terms.VENTURE)} Undercity)")
 def take_initiative(ctx: Ctx, player: str) -> None:
-    pl = _player(ctx, player)
+    pl = player_arg(ctx, player)
+    again = ctx.s.initiative == pl.id
     ctx.s.initiative = pl.id
-    ctx.emit(["726.3"], f"{pl.name} prende l'iniziativa.", "initiative", players=[pl.id])
+    ctx.emit(["726.3", "726.5"] if again else ["726.3"], f"{pl.name} prende l'iniziativa"
+             + (" (l'aveva già: non c'è una seconda iniziativa)." if again else "."),
+             "initiative", players=[pl.id])
+    triggers.took_initiative(ctx, pl.id)
 
 
-@action("concede", cites=("104.3a",), summary="Un giocatore concede la partita")
+@action("concede", cites=("104.3a", "810.8b", "800.4a"),
+        summary="Un giocatore concede la partita (in qualsiasi momento, anche durante una scelta)")
 def concede(ctx: Ctx, player: str) -> None:
-    pl = _player(ctx, player)
-    ops.lose(ctx, [(pl.id, ["104.3a"], "concede")])
+    pl = player_arg(ctx, player)
+    if ctx.s.variant == "two-headed-giant":
+        # 810.8b: the whole team leaves the game immediately and loses
+        leaving.lose(ctx, [(pl.id, ["104.3a", "810.8b"], "concede")], team_rule="810.8b")
+    else:
+        leaving.lose(ctx, [(pl.id, ["104.3a"], "concede")])

@@ -9,18 +9,6 @@ from judge.engine.state import Card, Permanent, Player, State
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
-ZONE_IT = {"hand": "mano", "library": "grimorio", "graveyard": "cimitero",
-           "exile": "zona di esilio", "command": "zona di comando",
-           "battlefield": "campo di battaglia", "stack": "pila", "scheme_deck": "mazzo degli intrighi"}
-
-KEYWORD_IT = {"deathtouch": "tocco letale", "first strike": "attacco improvviso",
-              "double strike": "doppio attacco", "trample": "travolgere",
-              "lifelink": "legame vitale", "vigilance": "cautela",
-              "indestructible": "indistruttibile", "haste": "rapidità", "flying": "volare",
-              "reach": "raggiungere", "defender": "difensore", "infect": "infettare",
-              "wither": "avvizzire", "phasing": "intermittenza"}
-
-
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
     """Power/toughness change from +X/+Y and -X/-Y counters (122.1a, 613.4c)."""
     dp = dt = 0
@@ -124,6 +112,13 @@ def next_active_player(st: State) -> str:
             continue
         return cand.id
     return ap.id
+
+
+def planar_controller(st: State) -> str | None:
+    """Planechase: the planar controller, normally the active player (901.6)."""
+    if not st.options.get("planechase"):
+        return None
+    return st.planar_controller or st.turn.active_player
 
 
 def poison_limit(st: State) -> int:

@@ -17,7 +17,7 @@ from judge.engine.errors import IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.game import Game
 from judge.engine.registry import ACTIONS
-from judge.engine.scenario import dumps, new_scenario
+from judge.engine.scenario import dumps, format_json, new_scenario
 from judge.engine.state import VARIANTS
 from judge.engine.steps import BY_NAME, STEP_NAMES
 
@@ -87,7 +87,7 @@ def nuovo(variante: str, giocatori: int | None, titolo: str | None, output: str 
         data = new_scenario(variante, giocatori, titolo)
     except ScenarioError as e:
         _fail(str(e), 2)
-    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    text = format_json(data)
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")
@@ -126,11 +126,16 @@ def _answer_pending(game: Game, answers: list, defaults: bool) -> bool:
 @click.option("--json", "as_json", is_flag=True, help="Stampa JSON: scenario, eventi, decisione in sospeso.")
 @click.option("--salva", type=click.Path(dir_okay=False), default=None,
               help="Scrivi il nuovo stato in questo file (può essere lo stesso).")
+@click.option("--sul-posto", "-i", "in_place", is_flag=True,
+              help="Scrivi il nuovo stato in FILE stesso, così il comando successivo riparte da lì.")
 def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | None,
-          predefinite: bool, as_json: bool, salva: str | None) -> None:
-    """Fa avanzare lo scenario FILE e mostra che cosa succede e per quale regola."""
+          predefinite: bool, as_json: bool, salva: str | None, in_place: bool) -> None:
+    """Fa avanzare lo scenario FILE e mostra che cosa succede e per quale regola.
+
+    Senza --sul-posto o --salva FILE non cambia: rieseguire il comando ripete lo stesso passo."""
     if passi is not None and fino_a is not None:
         _fail("usa --passi oppure --fino-a, non entrambi", 2)
+    salva = _target(file, salva, in_place)
     game = _load(file)
     answers: list = []
     if decisioni is not None:
@@ -138,6 +143,7 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
         answers = parsed if isinstance(parsed, list) else [parsed]
     start = len(game.events)
     code = 0
+    target = _Target(fino_a) if fino_a is not None else None
     try:
         if game.pending is not None:
             _answer_pending(game, answers, predefinite)
@@ -149,13 +155,15 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                 if not _answer_pending(game, answers, predefinite):
                     break
                 continue
+            if target is not None and target.reached(game):
+                break
             if fino_a is None and remaining <= 0:
                 break
+            before = (game.state.turn.number, game.state.turn.step, len(game.events))
             game.step()
             remaining -= 1
-            if fino_a is not None and game.state.turn.step == fino_a and not game.state.stack \
-                    and game.pending is None:
-                break
+            if target is not None:
+                target.observe(game, before)
     except IllegalAction as e:
         click.echo(f"Rifiutato: {e}", err=True)
         code = 1
@@ -176,6 +184,9 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
         s = game.state
         click.echo(f"Ora: turno {s.turn.number}, {BY_NAME[s.turn.step].label}, giocatore attivo "
                    f"{s.name_of(s.turn.active_player)}.")
+        if target is not None and target.skipped and game.pending is None and game.result is None:
+            click.echo(target.skipped)
+        _save_note(salva, file)
     sys.exit(code)
 
 
@@ -186,8 +197,11 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
 @click.option("--json", "as_json", is_flag=True, help="Stampa JSON: scenario, eventi, decisione in sospeso.")
 @click.option("--salva", type=click.Path(dir_okay=False), default=None,
               help="Scrivi il nuovo stato in questo file.")
-def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salva: str | None) -> None:
+@click.option("--sul-posto", "-i", "in_place", is_flag=True, help="Scrivi il nuovo stato in FILE stesso.")
+def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salva: str | None,
+           in_place: bool) -> None:
     """Esegue un'azione del giudice (es. deal_damage target=p2 amount=3) e mostra le regole."""
+    salva = _target(file, salva, in_place)
     game = _load(file)
     params: dict[str, Any] = {}
     for item in parametri:
@@ -198,13 +212,61 @@ def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salv
             params[k] = json.loads(v)
         except json.JSONDecodeError:
             params[k] = v
+        except RecursionError:
+            _fail(f'parametro "{k}": JSON troppo annidato', 2)
     try:
         events = game.act(nome, **params)
     except IllegalAction as e:
         _fail(str(e), 1)
     except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
         _fail(f"parametri non validi per {nome} ({type(e).__name__}: {e})", 1)
-    _save_and_print(game, events, salva, as_json)
+    if _save_and_print(game, events, salva, as_json):
+        _save_note(salva, file)
+
+
+def _target(file: str, salva: str | None, in_place: bool) -> str | None:
+    if in_place and salva is not None and Path(salva).resolve() != Path(file).resolve():
+        _fail("usa --sul-posto oppure --salva FILE, non entrambi", 2)
+    return file if in_place else salva
+
+
+class _Target:
+    """``--fino-a STEP``: stop at STEP, or at the end of a turn in which STEP did not happen
+    (no attackers: no combat damage step, 508.8), instead of running on into later turns."""
+
+    def __init__(self, step: str):
+        self.step = step
+        self.index = STEP_NAMES.index(step)
+        self.skipped = ""
+        self.stepped = False
+
+    def observe(self, game: Game, before: tuple[int, str, int]) -> None:
+        """After a step: note when the turn went past STEP without entering it."""
+        s = game.state
+        turn, step, n_events = before
+        self.stepped = True
+        if not self.skipped and s.turn.number == turn and \
+                STEP_NAMES.index(step) < self.index < STEP_NAMES.index(s.turn.step):
+            self.skipped = self._why(game.events[n_events:], turn)
+
+    def reached(self, game: Game) -> bool:
+        s = game.state
+        if not self.stepped or s.stack or game.pending is not None:
+            return False
+        return s.turn.step == self.step or (bool(self.skipped) and s.turn.step == "cleanup")
+
+    def _why(self, events: list[Event], turn: int) -> str:
+        label = BY_NAME[self.step].label
+        skip = next((e for e in events if e.kind == "skip_step"), None)
+        if skip is not None:
+            why = f"{skip.text[:1].lower()}{skip.text[1:].rstrip('.')} (regola {', '.join(skip.rules)})"
+        elif self.step == "first_strike_damage":
+            why = ("nessuna creatura attaccante o bloccante ha attacco improvviso o doppio attacco "
+                   "(regola 510.4)")
+        else:
+            why = "il turno non l'ha attraversata"
+        return (f"La {label} non c'è stata nel turno {turn}: {why}. Mi fermo alla fine del turno "
+                "invece di proseguire nei turni successivi.")
 
 
 def _save_and_print(game, events, salva: str | None, as_json: bool) -> bool:
@@ -223,6 +285,16 @@ def _save_and_print(game, events, salva: str | None, as_json: bool) -> bool:
     if game.pending is not None:
         _print_pending(game.pending)
     return True
+
+
+def _save_note(salva: str | None, file: str) -> None:
+    """Text output says where the new state went: without it, running the same command again
+    silently repeats the same step."""
+    if salva:
+        click.echo(f"Stato salvato in {salva}.")
+    else:
+        click.echo(f"Stato non salvato: {file} è invariato, quindi lo stesso comando ripete lo stesso "
+                   "passo. Per proseguire usa --sul-posto (o --salva ALTRO.json).")
 
 
 @scenario.command("verifica")

@@ -7,7 +7,7 @@ never change the state.
 
 from __future__ import annotations
 
-from judge.engine import chars, ops
+from judge.engine import chars, ops, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, tba
@@ -125,8 +125,11 @@ def has_first_strike_step(st: State) -> bool:
 def choose_defending_player(ctx: Ctx) -> None:
     st = ctx.s
     ap = st.player(st.turn.active_player)
-    opps = chars.opponents(st, ap.id)
     cb = Combat()
+    if not chars.active_players(st):
+        st.combat = cb                  # 800.4j: no active player, nobody attacks
+        return
+    opps = chars.opponents(st, ap.id)
     option = st.options.get("attack", "multiple")
     if shared_team_turns(st.variant):
         cb.defending_players = [p.id for p in opps]
@@ -203,13 +206,18 @@ def attack_options(st: State) -> tuple[list[dict], list[dict]]:
     return able, unable
 
 
-@tba("703.4i", cites=("508.1", "508.1f", "508.1k", "702.20b", "508.8"),
+@tba("703.4i", cites=("508.1", "508.1f", "508.1k", "702.20b", "508.8", "800.4j"),
      summary="Il giocatore attivo dichiara gli attaccanti")
 def declare_attackers(ctx: Ctx) -> None:
     st = ctx.s
     cb = _ensure_combat(ctx)
     ap = st.player(st.turn.active_player)
     if cb.attackers_declared and cb.attackers:
+        return
+    if not chars.active_players(st):
+        cb.attackers_declared = True
+        ctx.emit(["703.4i", "800.4j"], f"{ap.name} ha lasciato la partita: il turno continua senza "
+                 "giocatore attivo e nessuna creatura attacca.", "attack", players=[ap.id])
         return
     able, unable = attack_options(st)
     if not able:
@@ -438,8 +446,18 @@ def _target_alive(st: State, target: str | None) -> bool:
     return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(p.types))
 
 
+def _no_damage(st: State, p: Permanent, target: str | None, rule: str, why: str) -> dict:
+    """A creature that assigns no combat damage, and the rule that says why."""
+    if target is not None and st.has_player(target) and st.player(target).lost:
+        rule, why = "800.4e", f"{st.name_of(target)} ha lasciato la partita e il danno che gli " \
+                              "sarebbe assegnato non viene assegnato"
+    return {"fixed": {}, "none": (["703.4k", rule], f"{p.name} non assegna danno da "
+                                  f"combattimento: {why}.")}
+
+
 def _plan(st: State, p: Permanent) -> dict:
-    """How ``p`` assigns its combat damage: fixed, or a choice with its default."""
+    """How ``p`` assigns its combat damage: fixed (with the rules beyond 510.1 that fix
+    it), or a choice with its default; ``none`` says why it assigns nothing."""
     cb = st.combat
     idx = st.perm_index()
     amount = chars.power(p)
@@ -450,14 +468,18 @@ def _plan(st: State, p: Permanent) -> dict:
         if not att["blocked"]:
             if _target_alive(st, att["target"]):
                 return {"fixed": {att["target"]: amount}}             # 510.1b
-            return {"fixed": {}}
+            return _no_damage(st, p, att["target"], "510.1b", "non sta attaccando niente")
         blockers = [idx[b["id"]] for b in cb.blockers
                     if p.id in b["blocking"] and b["id"] in idx and not idx[b["id"]].phased_out]
         trample = chars.has_kw(p, "trample")
         if not blockers:
             if trample and _target_alive(st, att["target"]):
-                return {"fixed": {att["target"]: amount}}             # 702.19d
-            return {"fixed": {}}                                      # 510.1c
+                return {"fixed": {att["target"]: amount}, "rules": ["702.19d"]}
+            if trample:
+                return _no_damage(st, p, att["target"], "702.19d", "è bloccata, nessuna creatura "
+                                  "la blocca più e non sta attaccando niente")
+            return _no_damage(st, p, None, "510.1c", "è bloccata ma nessuna creatura la blocca "
+                              "più")
         if len(blockers) == 1 and not trample:
             return {"fixed": {blockers[0].id: amount}}                # 510.1c
         default: dict[str, int] = {}
@@ -484,7 +506,7 @@ def _plan(st: State, p: Permanent) -> dict:
         return {"fixed": {}}
     blocked = [idx[x] for x in blk["blocking"] if x in idx and not idx[x].phased_out]
     if not blocked:
-        return {"fixed": {}}                                          # 510.1d
+        return _no_damage(st, p, None, "510.1d", "non sta più bloccando nessuna creatura")
     if len(blocked) == 1:
         return {"fixed": {blocked[0].id: amount}}
     return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": False,
@@ -493,16 +515,14 @@ def _plan(st: State, p: Permanent) -> dict:
             "default": {blocked[0].id: amount}}
 
 
-@tba("703.4k", cites=("510.1", "510.1a", "510.1b", "510.1c", "510.1d", "702.19b", "510.4"),
+@tba("703.4k", cites=("510.1", "510.1a", "510.1b", "510.1c", "510.1d", "702.19b", "702.19d",
+                      "510.4", "800.4e"),
      summary="Ogni giocatore annuncia come le sue creature assegnano il danno da combattimento")
 def assign_combat_damage(ctx: Ctx) -> None:
     st = ctx.s
     cb = st.combat
     if cb is None or not cb.attackers:
         return
-    if st.turn.step == "first_strike_damage":
-        ctx.emit(["510.4"], "Solo le creature con attacco improvviso o doppio attacco assegnano "
-                 "danno in questa sottofase.", "first_strike")
     dealers = _dealers(st)
     plans = {p.id: _plan(st, p) for p in dealers}
     assignments: dict[str, dict[str, int]] = {}
@@ -522,12 +542,20 @@ def assign_combat_damage(ctx: Ctx) -> None:
         for p in mine:
             if "fixed" in plans[p.id]:
                 assignments[p.id] = plans[p.id]["fixed"]
+    # Every choice is made: now the log (a resumed step must not repeat it).
+    if st.turn.step == "first_strike_damage":
+        ctx.emit(["510.4"], "Solo le creature con attacco improvviso o doppio attacco assegnano "
+                 "danno in questa sottofase.", "first_strike")
+    for p in dealers:
+        if "none" in plans[p.id]:
+            rules, text = plans[p.id]["none"]
+            ctx.emit(rules, text, "no_combat_damage", objects=[p.id], players=[p.controller])
     cb.assignments = {k: v for k, v in assignments.items() if v}
     for src, asg in cb.assignments.items():
         sp = st.perm(src)
         parts = ", ".join(f"{n} a {st.name_of(t)}" for t, n in asg.items())
-        ctx.emit(["703.4k", "510.1"], f"{sp.name} assegna {parts}.", "assign",
-                 objects=[src, *asg.keys()], assignment=dict(asg))
+        ctx.emit(["703.4k", "510.1"] + plans.get(src, {}).get("rules", []), f"{sp.name} assegna "
+                 f"{parts}.", "assign", objects=[src, *asg.keys()], assignment=dict(asg))
 
 
 @decision("combat_damage_assignment")
@@ -563,8 +591,8 @@ def _validate_assignment(st: State, pending: dict, answer) -> dict:
 
 
 @tba("703.4m", cites=("510.2", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e", "120.3f",
-                      "120.3h", "702.2b", "702.15b", "702.90b", "702.90c", "702.80a", "903.10a",
-                      "119.7", "119.8"),
+                      "120.3h", "702.2b", "702.15b", "702.15e", "702.90b", "702.90c", "702.80a",
+                      "903.10a", "119.7", "119.8", "800.4e", "725.2", "726.2", "310.11b"),
      summary="Tutto il danno da combattimento assegnato viene inflitto simultaneamente")
 def deal_combat_damage(ctx: Ctx) -> None:
     st = ctx.s
@@ -575,11 +603,30 @@ def deal_combat_damage(ctx: Ctx) -> None:
         return
     # Snapshot the sources first: all damage is dealt simultaneously (510.2).
     batch = [(st.perm(src), dict(asg)) for src, asg in cb.assignments.items()]
+    dealt: list[tuple[Permanent, int]] = []
+    hits: list[tuple[Permanent, str]] = []
     for src, asg in batch:
         if src is None:
             continue
+        total = 0
         for target, n in asg.items():
-            ops.deal_damage(ctx, src, target, n, ["703.4m", "510.2"], combat=True)
+            if st.has_player(target) and st.player(target).lost:
+                ctx.emit(["800.4e"], f"{st.name_of(target)} ha lasciato la partita: i {n} danni "
+                         f"di {src.name} non gli sono assegnati.", "no_combat_damage",
+                         objects=[src.id], players=[target])
+                continue
+            got = ops.deal_damage(ctx, src, target, n, ["703.4m", "510.2"], combat=True,
+                                  lifelink=False)
+            total += got
+            if got and st.has_player(target):
+                hits.append((src, target))
+        dealt.append((src, total))
+    # Lifelink: one life gain event per source, however many it dealt damage to
+    # (702.15b); several sources with lifelink make separate events (702.15e, 119.9).
+    lifelinkers = [(src, n) for src, n in dealt if n and chars.has_kw(src, "lifelink")]
+    for src, n in lifelinkers:
+        ops.gain_from_lifelink(ctx, src, n, rules=("702.15e",) if len(lifelinkers) > 1 else ())
+    triggers.combat_damage_to_players(ctx, hits)          # the monarch's and initiative's
     if st.turn.step == "first_strike_damage":
         cb.dealt_first_strike = [src.id for src, _ in batch if src is not None]
     cb.assignments = {}

@@ -16,6 +16,7 @@ class Ctx:
     def __init__(self, state: State):
         self.s = state
         self.events: list[Event] = []
+        self.phased_in: list | None = None   # phased-in permanents during one SBA check
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
@@ -26,10 +27,29 @@ class Ctx:
         return ev
 
     def ask(self, decision: dict):
-        """Return the answer to ``decision`` if given, else stop with it pending."""
-        if decision["id"] in self.s.answers:
-            return self.s.answers[decision["id"]]
-        self.s.pending = decision
+        """Return the answer to ``decision`` if given, else stop with it pending.
+
+        A stored answer is checked again against the decision as it stands now
+        (a saved file may hold anything); one that no longer fits is asked again.
+        A choice that falls on a player who has left the game is made by the next
+        player in turn order (800.4h)."""
+        from judge.engine.chars import turn_order_from
+        from judge.engine.errors import IllegalAction
+        from judge.engine.registry import DECISIONS
+        st = self.s
+        chooser = decision["player"]
+        if st.has_player(chooser) and st.player(chooser).lost:
+            heir = next((p.id for p in turn_order_from(st, chooser)), None)
+            if heir is not None:
+                decision = {**decision, "player": heir, "rules": decision["rules"] + ["800.4h"],
+                            "prompt": f"{st.name_of(chooser)} ha lasciato la partita: sceglie "
+                                      f"{st.name_of(heir)}. " + decision["prompt"]}
+        if decision["id"] in st.answers:
+            try:
+                return DECISIONS[decision["kind"]](st, decision, st.answers[decision["id"]])
+            except (IllegalAction, KeyError, TypeError, ValueError, AttributeError, IndexError):
+                del st.answers[decision["id"]]
+        st.pending = decision
         raise NeedDecision(decision["id"])
 
     def rng(self) -> random.Random:

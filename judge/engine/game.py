@@ -7,21 +7,32 @@ the history (so it can be undone), or raises and leaves the state unchanged.
 from __future__ import annotations
 
 import copy
+import inspect
+import io
 import json
 import pickle
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.engine import chars, combat, scenario, state_actions, turn_actions  # noqa: F401
+from judge.engine import chars, combat, scenario, state_actions, triggers, turn_actions  # noqa: F401
 from judge.engine import actions as _actions  # noqa: F401  (registers judge actions)
+# Modules that register state-based actions, effects, decisions and judge actions:
+from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
+from judge.engine import stack_actions, variants  # noqa: F401
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS, DECISIONS, TBAS
+from judge.engine.resolve import resolve_top
+from judge.engine.scenario_fields import json_depth_ok
 from judge.engine.state import State
 from judge.engine.steps import STEP_NAMES, following, step_def
 
 MAX_STEPS_PER_CALL = 10_000
+MAX_PARAM_DEPTH = 20          # nesting of a judge action's parameters or of an answer
+MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
+# A player may concede at any time (104.3a), even while another choice is pending.
+ANYTIME_ACTIONS = ("concede",)
 
 
 class Game:
@@ -57,6 +68,22 @@ class Game:
 
     def to_json(self) -> str:
         return scenario.dumps(self.state)
+
+    def snapshot(self) -> bytes:
+        """The current state as bytes, for a cache of states (history and events are not kept)."""
+        return _freeze(self.state)
+
+    @classmethod
+    def from_snapshot(cls, data: bytes) -> "Game":
+        """A game at a state saved by :meth:`snapshot` with this same engine code.  Only the
+        engine's own data classes are rebuilt, so bytes from elsewhere cannot run code."""
+        try:
+            state = _SnapshotLoader(io.BytesIO(data)).load()
+        except Exception as e:                  # truncated, foreign or from older code
+            raise ValueError(f"istantanea non valida: {e}") from None
+        if not isinstance(state, State):
+            raise ValueError("istantanea non valida: non è uno stato di gioco")
+        return cls(state)
 
     # --- read-only views ---------------------------------------------------------
     @property
@@ -170,8 +197,17 @@ class Game:
         if s.pending is None:
             raise IllegalAction("nessuna decisione in sospeso")
         pending = s.pending
+        if not json_depth_ok(answer, MAX_PARAM_DEPTH):
+            raise IllegalAction("risposta troppo annidata", pending.get("rules", []))
         validator = DECISIONS[pending["kind"]]
-        norm = validator(s, pending, pending["default"] if answer is None else answer)
+        try:
+            norm = validator(s, pending, pending["default"] if answer is None else answer)
+        except IllegalAction:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise IllegalAction("risposta non valida per questa decisione: "
+                                f"usa la forma della risposta predefinita ({pending['kind']})",
+                                pending.get("rules", [])) from None
 
         def go(ctx: Ctx) -> None:
             ctx.s.answers[pending["id"]] = norm
@@ -180,27 +216,73 @@ class Game:
         return self._run(f"decisione {pending['kind']}", go)
 
     def act(self, name: str, /, **params: Any) -> list[Event]:
-        """A judge action outside the turn structure (see ``ACTIONS`` and docs/engine.md)."""
-        self._guard()
-        entry = ACTIONS.get(name)
+        """A judge action outside the turn structure (see ``ACTIONS`` and docs/engine.md).
+
+        ``concede`` is allowed while a decision is pending (104.3a): the interrupted
+        procedure then starts again, asking every choice of it anew."""
+        interrupting = self.state.pending is not None and name in ANYTIME_ACTIONS
+        if not interrupting:
+            self._guard()
+        elif self.state.result is not None:
+            raise IllegalAction("la partita è finita", self.state.result.get("rules", []))
+        entry = ACTIONS.get(name) if isinstance(name, str) else None
         if entry is None:
             raise IllegalAction(f'azione sconosciuta "{name}" (ammesse: {", ".join(sorted(ACTIONS))})')
+        if not json_depth_ok(params, MAX_PARAM_DEPTH):
+            raise IllegalAction(f"parametri troppo annidati per {name} "
+                                f"(al massimo {MAX_PARAM_DEPTH} livelli)")
         check_sba = params.pop("check_sba", True)
+        _check_params(name, entry.func, params)
 
         def go(ctx: Ctx) -> None:
-            try:
-                entry.func(ctx, **params)
-            except TypeError as e:
-                raise IllegalAction(f"parametri non validi per {name}: {e}") from None
-            if check_sba and ctx.s.turn.step != "untap" and ctx.s.result is None:
-                self._sba_after_action(ctx)
+            s = ctx.s
+            resumed = list(s.procedure)
+            if interrupting:
+                s.pending, s.procedure = None, []
+                s.answers.clear()
+            tasks = entry.func(ctx, **params) or []
+            if s.result is not None:
+                return
+            if check_sba and s.turn.step != "untap" and not interrupting:
+                tasks = tasks + ["sba_action"]
+            # The action's own tasks first (choices it needs, then state-based actions
+            # and triggers, 704.3); then whatever procedure was under way.
+            s.procedure = tasks
+            self._continue(ctx)
+            if s.result is None:
+                s.procedure += resumed
+                if interrupting and s.pending is None:
+                    self._continue(ctx)             # the interrupted choices, asked anew
         return self._run(f"azione {name}", go)
 
     # --- internals -----------------------------------------------------------------------
-    def _sba_after_action(self, ctx: Ctx) -> None:
+    def _settle(self, ctx: Ctx) -> bool:
+        """704.3, 117.5: state-based actions until none, then waiting triggered abilities
+        onto the stack, repeated until neither happens. True if anything happened."""
         s = ctx.s
-        s.procedure = ["sba_action"]
-        self._continue(ctx)
+        happened = False
+        for _ in range(MAX_SETTLE_ROUNDS):
+            if s.result is not None:
+                break
+            if state_actions.check_and_perform(ctx):
+                happened = True
+            if s.result is not None or not triggers.put_on_stack(ctx):
+                break
+            happened = True
+        return happened
+
+    def _priority(self, ctx: Ctx, rules: list[str], text: str) -> None:
+        """The active player receives priority; without one (they left the game during
+        their turn), the next player in turn order does (800.4j)."""
+        s = ctx.s
+        act = chars.active_players(s)
+        if act:
+            ctx.emit(rules, f"{act[0].name} {text}.", "priority", players=[act[0].id])
+            return
+        nxt = chars.turn_order_from(s, s.turn.active_player)
+        if nxt:
+            ctx.emit(rules + ["800.4j"], f"{nxt[0].name} {text}, al posto del giocatore attivo "
+                     "che ha lasciato la partita.", "priority", players=[nxt[0].id])
 
     def _continue(self, ctx: Ctx) -> None:
         s = ctx.s
@@ -219,37 +301,34 @@ class Game:
 
     def _task(self, ctx: Ctx, task: str) -> None:
         s = ctx.s
-        if task.startswith("tba:"):
-            TBAS[task[4:]].func(ctx)
-        elif task == "sba":
-            state_actions.check_and_perform(ctx)
-        elif task == "sba_action":
-            if state_actions.check_and_perform(ctx) and s.turn.step == "cleanup":
+        name, _, arg = task.partition(":")
+        if name == "tba":
+            TBAS[arg].func(ctx)
+        elif name == "sba":
+            self._settle(ctx)
+        elif name in ("sba_action", "cleanup_check"):
+            if self._settle(ctx) and s.turn.step == "cleanup":
+                # 514.3a: actions performed or abilities put on the stack in the cleanup step
                 s.turn.cleanup_again = True
-                ctx.emit(["514.3a"], "Sono state eseguite azioni di stato nella sottofase di "
-                         "cancellazione: il giocatore attivo riceve priorità e seguirà un'altra "
-                         "sottofase di cancellazione.", "priority", players=[s.turn.active_player])
-        elif task == "priority":
-            sd = step_def(s.turn.step)
-            ap = s.player(s.turn.active_player)
-            ctx.emit([sd.priority, "117.3a"], f"{ap.name} riceve priorità.", "priority",
-                     players=[ap.id])
-        elif task == "priority_after_resolve":
-            ap = s.player(s.turn.active_player)
-            ctx.emit(["117.3b"], f"{ap.name} riceve priorità dopo la risoluzione.", "priority",
-                     players=[ap.id])
-        elif task == "no_priority":
-            ctx.emit(["502.4"], "Nessun giocatore riceve priorità durante la sottofase di STAP.",
-                     "no_priority")
-        elif task == "cleanup_check":
-            if state_actions.check_and_perform(ctx):
-                s.turn.cleanup_again = True
-                ctx.emit(["514.3a"], "Sono state eseguite azioni di stato: il giocatore attivo "
-                         "riceve priorità; dopo, inizierà un'altra sottofase di cancellazione.",
-                         "priority", players=[s.turn.active_player])
-            else:
+                self._priority(ctx, ["514.3a"], "riceve priorità (azioni di stato o abilità "
+                               "innescate nella sottofase di cancellazione); dopo, inizierà "
+                               "un'altra sottofase di cancellazione")
+            elif name == "cleanup_check":
                 ctx.emit(["514.3"], "Nessun giocatore riceve priorità: la sottofase di "
                          "cancellazione finisce.", "no_priority")
+        elif name == "priority":
+            self._priority(ctx, [step_def(s.turn.step).priority, "117.3a"], "riceve priorità")
+        elif name == "priority_after_resolve":
+            self._priority(ctx, ["117.3b"], "riceve priorità dopo la risoluzione")
+        elif name == "no_priority":
+            ctx.emit(["502.4"], "Nessun giocatore riceve priorità durante la sottofase di STAP.",
+                     "no_priority")
+        elif name == "step_triggers":
+            triggers.beginning_of_step(ctx)
+        elif name == "resolve":
+            resolve_top(ctx)
+        elif name == "each_discard":
+            _actions.each_player_discards_now(ctx, int(arg))
         else:
             raise IllegalAction(f"compito sconosciuto nella procedura: {task}")
 
@@ -258,8 +337,14 @@ class Game:
         if s.procedure:                     # an interrupted procedure (no pending): finish it
             self._continue(ctx)
             return
+        if s.waiting_triggers and s.turn.step != "untap":
+            # Abilities that triggered go on the stack before anyone can pass (603.3).
+            s.procedure = ["sba", "priority"]
+            self._continue(ctx)
+            return
         if s.stack:
-            self._resolve_top(ctx)
+            s.procedure = ["resolve", "sba", "priority_after_resolve"]
+            self._continue(ctx)
             return
         cur = s.turn.step
         TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
@@ -267,32 +352,6 @@ class Game:
             self._end_combat(ctx)
         nxt = self._next_step(ctx, cur)
         self._begin(ctx, nxt)
-        self._continue(ctx)
-
-    def _resolve_top(self, ctx: Ctx) -> None:
-        s = ctx.s
-        item = s.stack.pop()
-        ctl = s.name_of(item.controller)
-        if item.kind == "spell" and item.card is not None:
-            card = item.card
-            if {"creature", "land", "artifact", "enchantment", "planeswalker", "battle"} & set(card.types):
-                from judge.engine import ops
-                perm = ops.put(ctx, card, "battlefield", controller=item.controller)
-                ctx.emit(["405.5", "608.3a"], f"{card.name} si risolve ed entra nel campo di "
-                         f"battaglia sotto il controllo di {ctl}.", "resolve",
-                         objects=[perm.id], players=[item.controller])
-            else:
-                from judge.engine import ops
-                ops.put(ctx, card, "graveyard")
-                ctx.emit(["405.5", "608.2n"], f"{card.name} si risolve (il giudice ne applica "
-                         "l'effetto) e va nel cimitero del suo proprietario.", "resolve",
-                         objects=[card.id], players=[item.controller])
-        else:
-            ctx.emit(["405.5", "608.2n"], f"{item.text or 'L’abilità'} si risolve (il giudice ne "
-                     "applica l'effetto) e cessa di esistere.", "resolve",
-                     objects=[item.id] + ([item.source] if item.source else []),
-                     players=[item.controller])
-        s.procedure = ["sba", "priority_after_resolve"]
         self._continue(ctx)
 
     def _end_combat(self, ctx: Ctx) -> None:
@@ -358,10 +417,12 @@ class Game:
         t = s.turn
         t.last_turn = {"active_player": t.active_player, "spells_cast": dict(t.spells_cast)}
         t.spells_cast = {}
+        t.speed_triggered = []
         t.number += 1
         t.active_player = chars.next_active_player(s)
         t.step = "untap"
         s.combat = None
+        s.planar_controller = None          # 901.6: the new active player
         act = chars.active_players(s)
         names = " e ".join(p.name for p in act)
         ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
@@ -380,16 +441,36 @@ class Game:
         s.turn.step = name
         sd = step_def(name)
         ap = s.player(s.turn.active_player)
-        ctx.emit([sd.order_rule], f"Inizia la {sd.label} (turno {s.turn.number}, "
-                 f"giocatore attivo {ap.name}).", "step", players=[ap.id])
+        if ap.lost:
+            ctx.emit([sd.order_rule, "800.4j"], f"Inizia la {sd.label} (turno {s.turn.number}): "
+                     f"{ap.name} ha lasciato la partita e il turno continua senza giocatore "
+                     "attivo.", "step", players=[ap.id])
+        else:
+            ctx.emit([sd.order_rule], f"Inizia la {sd.label} (turno {s.turn.number}, "
+                     f"giocatore attivo {ap.name}).", "step", players=[ap.id])
         procedure = [f"tba:{n}" for n in sd.tbas]
         if name == "untap":
             procedure.append("no_priority")
         elif name == "cleanup":
             procedure.append("cleanup_check")
         else:
-            procedure += ["sba", "priority"]
+            # 117.3a: abilities that trigger as the step begins go on the stack first.
+            procedure += ["step_triggers", "sba", "priority"]
         s.procedure = procedure
+
+
+def _check_params(name: str, func: Callable, params: dict) -> None:
+    """The parameter names of a judge action, checked with an Italian message."""
+    sig = inspect.signature(func)
+    known = list(sig.parameters)[1:]
+    for k in params:
+        if k not in known:
+            raise IllegalAction(f'parametro sconosciuto "{str(k)[:40]}" per {name} '
+                                f'(ammessi: {", ".join(known) or "nessuno"})')
+    missing = [k for k in known if sig.parameters[k].default is inspect.Parameter.empty
+               and k not in params]
+    if missing:
+        raise IllegalAction(f"mancano parametri obbligatori per {name}: {', '.join(missing)}")
 
 
 def _freeze(state: State) -> bytes:
@@ -398,6 +479,18 @@ def _freeze(state: State) -> bytes:
 
 def _thaw(data: bytes) -> State:
     return pickle.loads(data)
+
+
+class _SnapshotLoader(pickle.Unpickler):
+    """Unpickles states only: the engine's data classes and nothing else."""
+
+    ALLOWED = {"judge.engine.state": {"State", "Player", "Card", "Permanent", "Turn", "Combat",
+                                      "StackItem"}}
+
+    def find_class(self, module: str, name: str):
+        if name in self.ALLOWED.get(module, ()):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} non ammesso in un'istantanea")
 
 
 def dumps_events(events: list[Event]) -> str:

@@ -47,7 +47,8 @@ def _match_event(exp: dict, events: list[Event]) -> bool:
     return False
 
 
-def _check_state(game: Game, exp: dict) -> list[str]:
+def check_state(game: Game, exp: dict) -> list[str]:
+    """How the current state differs from an ``expected.state`` block (empty: it matches)."""
     s = game.state
     fails = []
 
@@ -77,6 +78,8 @@ def _check_state(game: Game, exp: dict) -> list[str]:
         want(f"danno su {oid}", s.perm(oid).damage if s.perm(oid) else None, n)
     for oid, v in exp.get("tapped", {}).items():
         want(f"{oid} TAPpato", s.perm(oid).tapped if s.perm(oid) else None, v)
+    for oid, to in exp.get("attached_to", {}).items():
+        want(f"{oid} assegnato a", s.perm(oid).attached_to if s.perm(oid) else "(assente)", to)
     for oid in exp.get("phased_out", []):
         want(f"{oid} scomparso", s.perm(oid).phased_out if s.perm(oid) else None, True)
     if "lost" in exp:
@@ -91,6 +94,20 @@ def _check_state(game: Game, exp: dict) -> list[str]:
         want("giorno/notte", s.day_night, exp["day_night"])
     if "active_player" in exp:
         want("giocatore attivo", s.turn.active_player, exp["active_player"])
+    for key, label in (("monarch", "monarca"), ("initiative", "iniziativa"),
+                       ("planar_controller", "controllore planare")):
+        if key in exp:
+            want(label, getattr(s, key), exp[key])
+    for pid, n in exp.get("speed", {}).items():
+        want(f"velocità di {pid}", s.player(pid).speed, n)
+    for pid, names in exp.get("completed_dungeons", {}).items():
+        want(f"dungeon completati da {pid}", s.player(pid).completed_dungeons, names)
+    for key, label in (("controller", "controllore"), ("protector", "protettore"),
+                       ("sector", "settore")):
+        for oid, v in exp.get(key, {}).items():
+            want(f"{label} di {oid}", getattr(s.perm(oid), key) if s.perm(oid) else None, v)
+    if "stack" in exp:
+        want("pila (dal fondo alla cima)", [i.text for i in s.stack], exp["stack"])
     return fails
 
 
@@ -133,5 +150,5 @@ def verify(data: Any) -> tuple[list[str], list[Event]]:
         it = iter(seen)
         if not all(any(s == x for x in it) for s in exp["steps_seen"]):
             fails.append(f"sottofasi attese {exp['steps_seen']}, viste {seen}")
-    fails += _check_state(game, exp.get("state", {}))
+    fails += check_state(game, exp.get("state", {}))
     return fails, events

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from judge.engine import chars
+from judge.engine import chars, terms, triggers
 from judge.engine.context import Ctx
-from judge.engine.state import Card, Permanent, Player
+from judge.engine.state import CARD_LISTS, Card, Permanent, Player
 
 _CARD_FIELDS = [f.name for f in fields(Card)]
 
@@ -62,7 +62,7 @@ def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
             remove_from_combat(ctx, oid)
             return p, "battlefield", None
     for pl in s.players:
-        for z in ("hand", "library", "graveyard", "exile", "command", "scheme_deck"):
+        for z in CARD_LISTS:
             zone = pl.zone(z)
             for i, c in enumerate(zone):
                 if c.id == oid:
@@ -81,6 +81,7 @@ def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
     """Put an object into a zone.  Libraries, hands and graveyards are always the
     owner's (400.3); exile and command zone lists are kept per owner too."""
     s = ctx.s
+    obj.moved_since_sba = False
     if zone == "battlefield":
         perm = obj if isinstance(obj, Permanent) else to_permanent(obj, controller or obj.owner)
         if controller is not None:
@@ -88,6 +89,7 @@ def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
         s.battlefield.append(perm)
         return perm
     card = to_card(obj) if isinstance(obj, Permanent) else obj
+    arrived(card, zone)
     owner = s.player(card.owner) if s.has_player(card.owner) else s.player(player or s.players[0].id)
     dest = owner.zone(zone)
     if zone == "library":
@@ -108,6 +110,11 @@ def move(ctx: Ctx, oid: str, zone: str, *, controller: str | None = None,
     return new, src
 
 
+def arrived(card: Card, zone: str) -> None:
+    """Note a commander put into a graveyard or exile, for 704.6d."""
+    card.moved_since_sba = card.commander and zone in ("graveyard", "exile")
+
+
 def clear_references(ctx: Ctx, oid: str) -> None:
     """An object ceased to exist: nothing stays attached to it by id."""
     for p in ctx.s.battlefield:
@@ -125,8 +132,25 @@ def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
         return
     card = pl.library.pop(0)
     pl.hand.append(card)
-    ctx.emit(rules, f"{pl.name} pesca una carta ({card.name}).", "draw",
+    ctx.emit(rules, f"{pl.name} {terms.verb('draw')} una carta ({card.name}).", "draw",
              objects=[card.id], players=[pl.id])
+
+
+def draw_cards(ctx: Ctx, pl: Player, count: int, rules: list[str]) -> None:
+    """``count`` draws, one at a time (121.2).  The work is bounded by the library: once
+    it is empty, one event records every further attempt (121.4; 704.5b needs one)."""
+    n = min(count, len(pl.library))
+    for _ in range(n):
+        draw(ctx, pl, rules)
+    attempts = count - n
+    if attempts == 1:
+        draw(ctx, pl, rules)
+    elif attempts > 1:
+        pl.attempted_draw_from_empty_library = True
+        more = " in più" if n else ""
+        ctx.emit(rules + ["121.4"], f"{pl.name} tenta di pescare {attempts} carte{more} da un "
+                 "grimorio vuoto: perderà la partita alla prossima verifica delle azioni di "
+                 "stato.", "draw_empty", players=[pl.id], attempts=attempts)
 
 
 def life_group(ctx: Ctx, pl: Player) -> list[Player]:
@@ -166,6 +190,8 @@ def change_life(ctx: Ctx, pl: Player, delta: int, rules: list[str], cause: str =
     verb = "guadagna" if delta > 0 else "perde"
     ctx.emit(rules, f"{who} {verb} {abs(delta)} punti vita{cause}: {before} → {after}{team_note}.",
              "life", players=[p.id for p in group], delta=delta, life=after)
+    if delta < 0:
+        triggers.life_lost(ctx, group)
     return delta
 
 
@@ -188,14 +214,15 @@ def source_controller(ctx: Ctx, source: Card | None, default: str | None) -> str
 
 def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
                 rules: list[str], *, combat: bool = False,
-                source_controller_id: str | None = None) -> None:
-    """Deal damage and process its results (120.3a–h, 702.2b, 702.15b)."""
+                source_controller_id: str | None = None, lifelink: bool = True) -> int:
+    """Deal damage and process its results (120.3a–h, 702.2b, 702.15b).  Returns the
+    damage dealt.  ``lifelink=False``: the caller makes the life gain itself (combat
+    damage: one life gain event per source, 702.15b, 702.15e)."""
     s = ctx.s
     if amount <= 0:
-        return                                           # 120.8
+        return 0                                         # 120.8
     src_name = source.name if source is not None else "Una fonte"
     kw = (lambda k: chars.has_kw(source, k)) if source is not None else (lambda k: False)
-    ctrl_id = source_controller(ctx, source, source_controller_id)
     if s.has_player(target_id):
         pl = s.player(target_id)
         if kw("infect"):
@@ -218,7 +245,7 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
     else:
         perm = s.perm(target_id)
         if perm is None or perm.phased_out:
-            return
+            return 0
         parts = []
         if chars.is_creature(perm):
             if kw("infect") or kw("wither"):
@@ -251,90 +278,21 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
                      f"difesa {before} → {perm.counters['defense']}.", "damage",
                      objects=[perm.id], amount=amount)
             parts.append("battle")
+            if before > 0 and perm.counters["defense"] == 0:
+                triggers.last_defense_removed(ctx, perm)
         if not parts:
-            return
-    if kw("lifelink") and ctrl_id is not None and s.has_player(ctrl_id):
-        change_life(ctx, s.player(ctrl_id), amount, ["120.3f", "702.15b"],
-                    f" grazie al legame vitale di {src_name}")
+            return 0
+    if lifelink:
+        gain_from_lifelink(ctx, source, amount, source_controller_id)
+    return amount
 
 
-def lose(ctx: Ctx, losses: list[tuple[str, list[str], str]]) -> None:
-    """Players lose simultaneously: (player id, rules, Italian reason) each.
-
-    Handles teams (810.8a), the draw when everybody left loses (104.4a, 104.4d),
-    the winner (104.2a, 104.2c) and, in multiplayer, leaving the game (800.4a).
-    """
-    s = ctx.s
-    if s.result is not None:
+def gain_from_lifelink(ctx: Ctx, source: Card | None, amount: int,
+                       default_controller: str | None = None, rules: tuple = ()) -> None:
+    """702.15b: damage from a source with lifelink makes its controller gain that much life."""
+    if source is None or amount <= 0 or not chars.has_kw(source, "lifelink"):
         return
-    losing: dict[str, tuple[list[str], str]] = {}
-    for pid, rules, reason in losses:
-        if not s.player(pid).lost and pid not in losing:
-            losing[pid] = (rules, reason)
-    if s.variant == "two-headed-giant":
-        for pid in list(losing):
-            for mate in chars.teammates(s, pid):
-                if mate.id not in losing and not mate.lost:
-                    losing[mate.id] = (["810.8a"], f"la sua squadra perde con {s.player(pid).name}")
-    if not losing:
-        return
-    for pid, (rules, reason) in losing.items():
-        pl = s.player(pid)
-        ctx.emit(rules, f"{pl.name} perde la partita: {reason}.", "lose", players=[pid])
-    remaining_before = s.in_game()
-    for pid in losing:
-        s.player(pid).lost = True
-    remaining = s.in_game()
-    if not remaining:
-        rule = "104.4d" if len({p.team for p in remaining_before}) < len(remaining_before) else "104.4a"
-        s.result = {"draw": True, "winners": [], "rules": [rule]}
-        ctx.emit([rule], "Tutti i giocatori rimasti perdono contemporaneamente: la partita è un pareggio.",
-                 "game_draw", players=[p.id for p in remaining_before])
-        return
-    teams = {p.team for p in remaining}
-    if len(teams) == 1:
-        team_game = len({p.team for p in s.players}) < len(s.players)
-        rule = "104.2c" if team_game else "104.2a"
-        s.result = {"draw": False, "winners": [p.id for p in remaining], "rules": [rule]}
-        names = " e ".join(p.name for p in remaining)
-        verb = "vincono" if len(remaining) > 1 else "vince"
-        ctx.emit([rule], f"{names} {verb} la partita: tutti gli avversari l'hanno lasciata.",
-                 "win", players=[p.id for p in remaining])
-        return
-    for pid in losing:
-        leave_game(ctx, pid)
-
-
-def leave_game(ctx: Ctx, pid: str) -> None:
-    """800.4a: a player leaves a multiplayer game; their objects leave with them."""
-    s = ctx.s
-    pl = s.player(pid)
-    owned = [p.id for p in s.battlefield if p.owner == pid]
-    for oid in owned:
-        take(ctx, oid)
-        clear_references(ctx, oid)
-    s.stack = [i for i in s.stack if i.controller != pid]
-    regained = []
-    for p in s.battlefield:
-        if p.controller == pid:
-            p.controller = p.owner
-            regained.append(p.id)
-    if owned or regained:
-        ctx.emit(["800.4a"], f"Gli oggetti di {pl.name} lasciano la partita "
-                 f"({len(owned)} permanenti); gli effetti di controllo di {pl.name} finiscono.",
-                 "leave_game", objects=owned + regained, players=[pid], left=owned)
-    if s.combat is not None:
-        s.combat.defending_players = [d for d in s.combat.defending_players if d != pid]
-        for a in s.combat.attackers:
-            if a["target"] == pid:
-                a["target"] = None
-    if s.monarch == pid:
-        s.monarch = s.turn.active_player if not s.player(s.turn.active_player).lost else None
-        if s.monarch:
-            ctx.emit(["725.4"], f"{s.player(s.monarch).name} diventa il monarca.", "monarch",
-                     players=[s.monarch])
-    if s.initiative == pid:
-        s.initiative = s.turn.active_player if not s.player(s.turn.active_player).lost else None
-        if s.initiative:
-            ctx.emit(["726.4"], f"{s.player(s.initiative).name} prende l'iniziativa.",
-                     "initiative", players=[s.initiative])
+    ctrl_id = source_controller(ctx, source, default_controller)
+    if ctrl_id is not None and ctx.s.has_player(ctrl_id):
+        change_life(ctx, ctx.s.player(ctrl_id), amount, ["120.3f", "702.15b", *rules],
+                    f" grazie al legame vitale di {source.name}")

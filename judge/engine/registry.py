@@ -18,11 +18,20 @@ class RuleFn:
     func: Callable
     cites: list[str] = field(default_factory=list)   # every rule number it may emit
     summary: str = ""      # Italian, for help texts
+    params: tuple[str, ...] = ()      # effects: the keys of their data (see triggers.py)
+    choose: Callable | None = None    # effects: the choice made before resolving, if any
 
 
 TBAS: dict[str, RuleFn] = {}
 SBAS: dict[str, RuleFn] = {}
 ACTIONS: dict[str, RuleFn] = {}
+# What the engine does when one of the rules' own triggered abilities resolves
+# (the monarch's draw, the initiative's venture, …), keyed by the effect's kind.
+EFFECTS: dict[str, RuleFn] = {}
+
+# The steps of a procedure (State.procedure): "tba:703.4d", or one of these.
+TASKS = ("sba", "sba_action", "priority", "priority_after_resolve", "no_priority",
+         "cleanup_check", "step_triggers", "resolve", "each_discard")
 
 
 def tba(number: str, cites: tuple[str, ...] = (), summary: str = ""):
@@ -42,6 +51,17 @@ def sba(number: str, cites: tuple[str, ...] = (), summary: str = ""):
 def action(name: str, cites: tuple[str, ...] = (), summary: str = ""):
     def deco(fn):
         ACTIONS[name] = RuleFn(name, fn, list(cites), summary)
+        return fn
+    return deco
+
+
+def effect(kind: str, cites: tuple[str, ...], summary: str, params: tuple[str, ...] = (),
+           choose: Callable | None = None):
+    """Register ``fn(ctx, item, choice)``, applied as a rules trigger of this kind resolves.
+    ``choose(ctx, item)`` (optional) asks the controller's choice first; it may stop on a
+    pending decision and must not change the state."""
+    def deco(fn):
+        EFFECTS[kind] = RuleFn(kind, fn, list(cites), summary, tuple(params), choose)
         return fn
     return deco
 

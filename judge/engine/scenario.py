@@ -12,9 +12,11 @@ import math
 from pathlib import Path
 from typing import Any
 
+from judge.engine import scenario_fields as sf
+from judge.engine.terms import TWO_HEADED_GIANT as THG
 from judge.engine.errors import ScenarioError
-from judge.engine.state import (CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS, ZONES,
-                                Card, Combat, Permanent, Player, StackItem, State, Turn)
+from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
+                                ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
 from judge.engine.steps import STEP_NAMES
 
 FORMAT = "judge-scenario"
@@ -29,22 +31,26 @@ MAX_LONG_TEXT = 10_000     # descriptions and notes
 MAX_FILE_BYTES = 20_000_000
 
 ATTACK_OPTIONS = ("multiple", "choose", "left", "right")
+LONG_TEXT_KEYS = ("description", "question", "answer", "notes")
 
-TOP_KEYS = {"format", "version", "title", "description", "rules", "expected", "variant",
+TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "rules",
+            "expected", "variant",
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
-            "procedure", "answers", "next_id", "notes"}
+            "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
-             "commander", "ongoing", "notes"}
+             "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba"}
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
-                         "max_counters"}
+                         "max_counters", "sector", "control_effect"}
 PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, "mana_pool",
                "commander_damage", "cant_gain_life", "cant_lose_life", "lost",
-               "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes"}
-TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again"}
+               "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
+               "planar_deck", "speed", "completed_dungeons"}
+TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again",
+             "speed_triggered"}
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by"}
@@ -110,7 +116,7 @@ class _V:
             if not isinstance(v, str):
                 self.err(p, "attesa una stringa")
                 return default
-            if len(v) > (MAX_LONG_TEXT if key in ("description", "notes") else MAX_TEXT):
+            if len(v) > (MAX_LONG_TEXT if key in LONG_TEXT_KEYS else MAX_TEXT):
                 self.err(p, "testo troppo lungo")
                 return default
             return v
@@ -188,7 +194,7 @@ def _count_objects(data: dict) -> int:
     if isinstance(players, list):
         for pl in players:
             if isinstance(pl, dict):
-                for z in ZONES + ("scheme_deck",):
+                for z in CARD_LISTS:
                     v = pl.get(z)
                     if isinstance(v, list):
                         n += len(v)
@@ -225,6 +231,7 @@ def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | 
         commander=v.typed(d, "commander", path, "bool", False),
         ongoing=v.typed(d, "ongoing", path, "bool", False),
         notes=v.typed(d, "notes", path, "str", nullable=True),
+        **sf.card_fields(v, d, path),
     )
     v.nonneg(kwargs["loyalty"], f"{path}.loyalty")
     v.nonneg(kwargs["defense"], f"{path}.defense")
@@ -262,6 +269,7 @@ def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | 
         protector=v.typed(d, "protector", path, "str", nullable=True),
         until_end_of_turn=eot_out,
         max_counters=v.int_map(d, "max_counters", path),
+        **sf.permanent_fields(v, d, path),
     )
     v.nonneg(perm.damage, f"{path}.damage")
     # Rules defaults for counters a permanent enters with.
@@ -294,7 +302,7 @@ def parse(data: Any) -> State:
     v.unknown_keys(data, TOP_KEYS, "")
     st = State()
     st.title = v.typed(data, "title", "", "str", "") or ""
-    for k in ("description", "notes"):
+    for k in LONG_TEXT_KEYS:
         if k in data:
             val = v.typed(data, k, "", "str")
             if val is not None:
@@ -316,8 +324,10 @@ def parse(data: Any) -> State:
     if "attack" in opts and attack not in ATTACK_OPTIONS:
         v.err("options.attack", f'opzione sconosciuta (ammesse: {", ".join(ATTACK_OPTIONS)})')
         attack = "multiple"
-    v.unknown_keys(opts, {"attack"}, "options")
+    v.unknown_keys(opts, {"attack", "planechase"}, "options")
     st.options = {"attack": attack}
+    if v.typed(opts, "planechase", "options", "bool", False):
+        st.options["planechase"] = True
     st.seed = v.typed(data, "seed", "", "int", 0)
     st.random_calls = v.typed(data, "random_calls", "", "int", 0)
     v.nonneg(st.random_calls, "random_calls")
@@ -359,10 +369,11 @@ def parse(data: Any) -> State:
             attempted_draw_from_empty_library=v.typed(
                 rp, "attempted_draw_from_empty_library", path, "bool", False),
             archenemy=arch_flags[i],
+            **sf.player_fields(v, rp, path),
         )
         v.nonneg(pl.poison, f"{path}.poison")
         v.nonneg(pl.max_hand_size, f"{path}.max_hand_size")
-        for z in ZONES + ("scheme_deck",):
+        for z in CARD_LISTS:
             cards = v.typed(rp, z, path, "list", [])
             for j, rc in enumerate(cards):
                 c = _card(v, rc, f"{path}.{z}[{j}]", pid, False)
@@ -386,7 +397,8 @@ def parse(data: Any) -> State:
         if not isinstance(rs, dict):
             v.err(path, "atteso un oggetto")
             continue
-        v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source"}, path)
+        v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source", "rules",
+                            "effect"}, path)
         kind = v.typed(rs, "kind", path, "str", "ability")
         if kind not in ("spell", "ability"):
             v.err(f"{path}.kind", 'atteso "spell" o "ability"')
@@ -402,7 +414,8 @@ def parse(data: Any) -> State:
             id=v.typed(rs, "id", path, "str", required=True) or f"?s{i}",
             kind=kind or "ability", controller=ctrl,
             text=v.typed(rs, "text", path, "str", "") or "", card=card,
-            source=v.typed(rs, "source", path, "str", nullable=True)))
+            source=v.typed(rs, "source", path, "str", nullable=True),
+            **sf.stack_fields(v, rs, path)))
 
     # --- turn --------------------------------------------------------------
     rt = v.typed(data, "turn", "", "dict", {})
@@ -414,6 +427,7 @@ def parse(data: Any) -> State:
         step=v.typed(rt, "step", "turn", "str", "precombat_main") or "precombat_main",
         spells_cast=v.int_map(rt, "spells_cast", "turn"),
         cleanup_again=v.typed(rt, "cleanup_again", "turn", "bool", False),
+        speed_triggered=v.str_list(rt, "speed_triggered", "turn"),
     )
     if st.turn.number < 1:
         v.err("turn.number", "atteso un intero positivo")
@@ -446,9 +460,12 @@ def parse(data: Any) -> State:
     st.pending = v.typed(data, "pending", "", "dict", None, nullable=True)
     st.procedure = v.str_list(data, "procedure", "")
     st.answers = v.typed(data, "answers", "", "dict", {})
+    st.planar_controller = v.typed(data, "planar_controller", "", "str", None, nullable=True)
+    st.waiting_triggers = sf.waiting_triggers(v, data)
 
     try:
         _check_references(v, st)
+        sf.check_state(v, st)
     except Exception:           # a broken structure already reported above
         if not v.errors:
             raise
@@ -505,7 +522,7 @@ def _check_references(v: _V, st: State) -> None:
     for i, p in enumerate(st.players):
         claim(p.id, f"players[{i}].id")
     for i, p in enumerate(st.players):
-        for z in ZONES + ("scheme_deck",):
+        for z in CARD_LISTS:
             for j, c in enumerate(p.zone(z)):
                 claim(c.id, f"players[{i}].{z}[{j}].id")
                 if not st.has_player(c.owner):
@@ -532,8 +549,8 @@ def _check_references(v: _V, st: State) -> None:
                 teams.setdefault(p.team, []).append(p)
             sizes = {len(t) for t in teams.values()}
             if len(teams) != 2 or len(sizes) != 1 or sizes.pop() < 2:
-                v.err("players", "il Gigante a Due Teste richiede due squadre della stessa "
-                                 "dimensione, di almeno 2 giocatori (regole 810.1, 810.11)")
+                v.err("players", f"il {THG} richiede due squadre della stessa dimensione, di "
+                                 "almeno 2 giocatori (regole 810.1, 810.11)")
             for t in teams.values():
                 for i, p in enumerate(st.players):
                     if p in t and (p.life != t[0].life or p.poison != t[0].poison):
@@ -622,15 +639,21 @@ def _card_dict(c: Card) -> dict:
     for key in ("power", "toughness", "loyalty", "defense", "chapters", "enchant", "notes"):
         if getattr(c, key) is not None:
             d[key] = getattr(c, key)
-    for key in ("token", "commander", "ongoing"):
+    for key in ("token", "commander", "ongoing", "moved_since_sba"):
         if getattr(c, key):
             d[key] = True
     if c.owner:
         d["owner"] = c.owner
+    if c.copy is not None:
+        d["copy"] = c.copy
+    if c.rooms:
+        d["rooms"] = [{"name": r["name"], "text": r["text"], "to": list(r["to"])} for r in c.rooms]
+    if c.venture_marker is not None:
+        d["venture_marker"] = c.venture_marker
     if isinstance(c, Permanent):
         d["controller"] = c.controller
         for key in ("tapped", "damaged_by_deathtouch", "summoning_sick", "phased_out",
-                    "phased_out_indirectly", "doesnt_untap"):
+                    "phased_out_indirectly", "doesnt_untap", "control_effect"):
             if getattr(c, key):
                 d[key] = True
         if c.damage:
@@ -646,13 +669,15 @@ def _card_dict(c: Card) -> dict:
             d["attached_to"] = c.attached_to
         if c.protector is not None:
             d["protector"] = c.protector
+        if c.sector is not None:
+            d["sector"] = c.sector
     return d
 
 
 def to_dict(st: State) -> dict:
     """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips."""
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
-    for k in ("description", "notes", "rules", "expected"):
+    for k in (*LONG_TEXT_KEYS, "rules", "expected"):
         if k in st.extra:
             out[k] = json.loads(json.dumps(st.extra[k]))
     out["variant"] = st.variant
@@ -668,11 +693,16 @@ def to_dict(st: State) -> dict:
         **({"attempted_draw_from_empty_library": True} if p.attempted_draw_from_empty_library else {}),
         **({"archenemy": True, "scheme_deck": [_card_dict(c) for c in p.scheme_deck]}
            if p.archenemy or p.scheme_deck else {}),
+        **({"planar_deck": [_card_dict(c) for c in p.planar_deck]} if p.planar_deck else {}),
+        **({"speed": p.speed} if p.speed is not None else {}),
+        **({"completed_dungeons": list(p.completed_dungeons)} if p.completed_dungeons else {}),
     } for p in st.players]
     out["battlefield"] = [_card_dict(c) for c in st.battlefield]
     out["stack"] = [{"id": s.id, "kind": s.kind, "controller": s.controller, "text": s.text,
                      **({"card": _card_dict(s.card)} if s.card is not None else {}),
-                     **({"source": s.source} if s.source is not None else {})}
+                     **({"source": s.source} if s.source is not None else {}),
+                     **({"rules": list(s.rules)} if s.rules else {}),
+                     **({"effect": json.loads(json.dumps(s.effect))} if s.effect else {})}
                     for s in st.stack]
     t = st.turn
     out["turn"] = {"number": t.number, "active_player": t.active_player, "step": t.step,
@@ -680,9 +710,15 @@ def to_dict(st: State) -> dict:
                    "last_turn": json.loads(json.dumps(t.last_turn)) if t.last_turn else None}
     if t.cleanup_again:
         out["turn"]["cleanup_again"] = True
+    if t.speed_triggered:
+        out["turn"]["speed_triggered"] = list(t.speed_triggered)
     out["day_night"] = st.day_night
     out["monarch"] = st.monarch
     out["initiative"] = st.initiative
+    if st.planar_controller is not None:
+        out["planar_controller"] = st.planar_controller
+    if st.waiting_triggers:
+        out["waiting_triggers"] = json.loads(json.dumps(st.waiting_triggers))
     cb = st.combat
     out["combat"] = None if cb is None else {
         "defending_players": list(cb.defending_players),
@@ -738,14 +774,55 @@ def _reject_constant(name: str) -> Any:
 
 
 def dumps(st: State) -> str:
-    return json.dumps(to_dict(st), ensure_ascii=False, indent=2) + "\n"
+    return format_json(to_dict(st))
+
+
+_ONE_PER_LINE = (*ZONES, "scheme_deck", "battlefield", "stack")
+
+
+def format_json(data: Any, indent: str = "") -> str:
+    """Scenario JSON for people: indented, but each card of a zone on one line (a library of
+    40 cards is 40 lines, not 200)."""
+    if indent == "":
+        return format_json(data, "\n") .lstrip("\n") + "\n"
+    flat = json.dumps(data, ensure_ascii=False)
+    if not isinstance(data, dict) or len(flat) <= 72:
+        return flat
+    inner = indent + "  "
+    items = []
+    for k, v in data.items():
+        key = json.dumps(k, ensure_ascii=False)
+        if k in _ONE_PER_LINE and isinstance(v, list) and v:
+            cards = f",{inner}  ".join(json.dumps(c, ensure_ascii=False) for c in v)
+            items.append(f"{key}: [{inner}  {cards}{inner}]")
+        elif isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)):
+            items.append(f"{key}: {_format_value(v, inner)}")
+        else:
+            items.append(f"{key}: {json.dumps(v, ensure_ascii=False)}")
+    return "{" + inner + f",{inner}".join(items) + indent + "}"
+
+
+def _format_value(v: Any, indent: str) -> str:
+    if isinstance(v, list) and len(json.dumps(v, ensure_ascii=False)) > 72:
+        inner = indent + "  "
+        return "[" + inner + f",{inner}".join(format_json(x, inner) for x in v) + indent + "]"
+    return format_json(v, indent)
 
 
 # --- templates ----------------------------------------------------------------
 
+PLACEHOLDER_CARD = "Carta"    # a card whose identity does not matter (the builder shows a run as "30")
+PLACEHOLDER_LIBRARY = 30       # enough for 30 turns before 704.5b ends the game
+
+
+def placeholder_library(pid: str, n: int = PLACEHOLDER_LIBRARY) -> list[dict]:
+    return [{"id": f"{pid}-c{j}", "name": PLACEHOLDER_CARD, "types": []} for j in range(1, n + 1)]
+
+
 def new_scenario(variant: str = "two-player", players: int | None = None,
                  title: str | None = None) -> dict:
-    """A ready-to-edit scenario for a variant: starting life (119.1), hand size, teams."""
+    """A ready-to-edit scenario for a variant: starting life (119.1), hand size, teams, and
+    libraries of placeholder cards, so that stepping does not end the game at once (704.5b)."""
     if variant not in VARIANTS:
         raise ScenarioError([("variant", f'variante sconosciuta "{variant}" (ammesse: {", ".join(VARIANTS)})')])
     defaults = {"two-player": 2, "free-for-all": 4, "commander": 4, "two-headed-giant": 4,
@@ -756,7 +833,7 @@ def new_scenario(variant: str = "two-player", players: int | None = None,
     if variant == "free-for-all" and n < 3:
         raise ScenarioError([("players", "il tutti contro tutti richiede almeno 3 giocatori")])
     if variant == "two-headed-giant" and (n < 4 or n % 2):
-        raise ScenarioError([("players", "il Gigante a Due Teste richiede due squadre uguali di almeno 2 giocatori")])
+        raise ScenarioError([("players", f"il {THG} richiede due squadre uguali di almeno 2 giocatori")])
     if not 2 <= n <= MAX_PLAYERS:
         raise ScenarioError([("players", f"numero di giocatori fra 2 e {MAX_PLAYERS}")])
     names = ["Alice", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Marco",
@@ -774,7 +851,8 @@ def new_scenario(variant: str = "two-player", players: int | None = None,
         pl: dict[str, Any] = {
             "id": pid, "name": names[i], "team": team,
             "life": starting_life(variant, n, arch), "poison": 0, "max_hand_size": 7,
-            "hand": [], "library": [], "graveyard": [], "exile": [], "command": [],
+            "hand": [], "library": placeholder_library(pid), "graveyard": [], "exile": [],
+            "command": [],
             "mana_pool": {}, "commander_damage": {},
         }
         if variant in ("commander", "brawl"):

@@ -11,13 +11,18 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 CARD_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "scheme",
-              "battle", "instant", "sorcery", "kindred")
+              "battle", "instant", "sorcery", "kindred", "dungeon", "plane", "phenomenon")
 PERMANENT_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "battle")
 SUPERTYPES = ("legendary", "world", "basic", "snow")
 KEYWORDS = ("deathtouch", "first strike", "double strike", "trample", "lifelink",
             "vigilance", "indestructible", "haste", "flying", "reach", "defender",
-            "infect", "wither", "phasing")
+            "infect", "wither", "phasing", "space sculptor", "start your engines!")
 ZONES = ("hand", "library", "graveyard", "exile", "command")
+# Every per-player card list: the five zones plus the face-down decks of variants
+# (Archenemy's scheme deck, Planechase's planar deck).
+CARD_LISTS = ZONES + ("scheme_deck", "planar_deck")
+COPY_KINDS = ("spell", "card")            # 704.5e: a copy of a spell, a copy of a card
+SECTORS = ("alpha", "beta", "gamma")      # 702.158b
 VARIANTS = ("two-player", "free-for-all", "commander", "two-headed-giant",
             "brawl", "archenemy", "vanguard")
 MANA = ("W", "U", "B", "R", "G", "C")
@@ -44,6 +49,10 @@ class Card:
     commander: bool = False
     ongoing: bool = False             # scheme cards (Archenemy)
     notes: str | None = None
+    copy: str | None = None           # "spell" or "card": a copy that ceases to exist (704.5e)
+    rooms: list[dict] = field(default_factory=list)   # dungeon rooms, top first (309.4)
+    venture_marker: str | None = None                  # the room the marker is on (309.4)
+    moved_since_sba: bool = False     # put into its zone since the last SBA check (704.6d)
 
 
 @dataclass
@@ -63,6 +72,8 @@ class Permanent(Card):
     protector: str | None = None
     until_end_of_turn: dict[str, Any] = field(default_factory=dict)
     max_counters: dict[str, int] = field(default_factory=dict)
+    sector: str | None = None         # space sculptor's sector designation (702.158b)
+    control_effect: bool = False      # controlled through an effect, not by default (110.2, 800.4a)
 
 
 @dataclass
@@ -86,6 +97,9 @@ class Player:
     attempted_draw_from_empty_library: bool = False
     archenemy: bool = False
     scheme_deck: list[Card] = field(default_factory=list)  # top first
+    planar_deck: list[Card] = field(default_factory=list)  # top first (Planechase, 901.3)
+    speed: int | None = None          # None: no speed (702.179b)
+    completed_dungeons: list[str] = field(default_factory=list)   # 309.7
 
     def zone(self, name: str) -> list[Card]:
         return getattr(self, name)
@@ -99,6 +113,7 @@ class Turn:
     spells_cast: dict[str, int] = field(default_factory=dict)
     last_turn: dict[str, Any] | None = None   # {"active_player", "spells_cast"}
     cleanup_again: bool = False               # 514.3a: another cleanup step follows
+    speed_triggered: list[str] = field(default_factory=list)   # 702.179d: once each turn
 
 
 @dataclass
@@ -122,6 +137,8 @@ class StackItem:
     text: str = ""
     card: Card | None = None     # for spells
     source: str | None = None    # for abilities (permanent id)
+    rules: list[str] = field(default_factory=list)   # the rule that makes it trigger
+    effect: dict | None = None   # what the engine does as it resolves (registry EFFECTS)
 
 
 @dataclass
@@ -135,6 +152,8 @@ class State:
     day_night: str | None = None
     monarch: str | None = None
     initiative: str | None = None
+    planar_controller: str | None = None    # None: the active player (901.6)
+    waiting_triggers: list[dict] = field(default_factory=list)  # triggered, not yet on the stack
     combat: Combat | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
@@ -177,7 +196,7 @@ class State:
         if p is not None:
             return None, "battlefield", p
         for pl in self.players:
-            for z in ZONES + ("scheme_deck",):
+            for z in CARD_LISTS:
                 for c in pl.zone(z):
                     if c.id == oid:
                         return pl, z, c
@@ -190,12 +209,13 @@ class State:
         ids = {p.id for p in self.players}
         ids.update(p.id for p in self.battlefield)
         for pl in self.players:
-            for z in ZONES + ("scheme_deck",):
+            for z in CARD_LISTS:
                 ids.update(c.id for c in pl.zone(z))
         for item in self.stack:
             ids.add(item.id)
             if item.card is not None:
                 ids.add(item.card.id)
+        ids.update(t["id"] for t in self.waiting_triggers)
         return ids
 
     def new_id(self, prefix: str) -> str:

@@ -3,19 +3,25 @@ by number.
 
 Each function only *looks* at the state and returns the actions it would
 perform; ``check_and_perform`` performs all of them simultaneously as a single
-event and repeats the check until nothing happens (704.3).
+event and repeats the check until nothing happens (704.3).  The state-based
+actions of a mechanic with more rules of its own live with it: battles
+(battles.py), dungeons (dungeon.py), sectors (sectors.py), speed
+(designations.py), Planechase (planechase.py) and the variants' 704.6
+(variants.py).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from judge.engine import chars, ops
+from judge.engine import chars, leaving, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import SBAS, decision, sba
-from judge.engine.state import Permanent, State
+from judge.engine.state import CARD_LISTS, Permanent, State
+from judge.engine.triggers import is_source_of_pending
 
 
 @dataclass
@@ -28,21 +34,31 @@ class Act:
     apply: Callable[[Ctx], None] | None = None
     moves: str | None = None          # id of the object this action moves (dedupe)
     loss: str | None = None           # id of the player who loses
+    counts: bool = True               # False: applied and logged, but no SBA was performed
 
 
-def _to_graveyard(oid: str):
+def to_graveyard(oid: str):
     def apply(ctx: Ctx) -> None:
         if ctx.s.perm(oid) is not None:
             ops.move(ctx, oid, "graveyard")
     return apply
 
 
-def _live(st: State):
-    return [p for p in st.battlefield if not p.phased_out]
+def live(ctx: Ctx) -> list[Permanent]:
+    """Phased-in permanents: phased-out ones are treated as though they don't exist (702.26b).
+    Computed once per check (the state-based action functions only look at the state)."""
+    cached = getattr(ctx, "phased_in", None)
+    if cached is not None:
+        return cached
+    return [p for p in ctx.s.battlefield if not p.phased_out]
 
 
-def _on_stack_source(st: State, oid: str) -> bool:
-    return any(item.source == oid for item in st.stack)
+
+def ask_in_apnap_order(ctx: Ctx, choosers: list[str]) -> list[str]:
+    """Players who must choose at the same time, in APNAP order (101.4)."""
+    order = [p.id for p in chars.apnap(ctx.s)]
+    rest = [pid for pid in choosers if pid not in order]
+    return [pid for pid in order if pid in choosers] + rest
 
 
 # --- players ---------------------------------------------------------------------
@@ -59,7 +75,7 @@ def zero_life(ctx: Ctx) -> list[Act]:
 @sba("704.5b", cites=("104.3c", "121.4"),
      summary="Un giocatore che ha tentato di pescare da un grimorio vuoto perde la partita")
 def empty_library_draw(ctx: Ctx) -> list[Act]:
-    return [Act(["704.5b"], f"ha tentato di pescare da un grimorio vuoto", "lose",
+    return [Act(["704.5b"], "ha tentato di pescare da un grimorio vuoto", "lose",
                 players=[p.id], loss=p.id)
             for p in ctx.s.in_game() if p.attempted_draw_from_empty_library]
 
@@ -82,12 +98,33 @@ def token_outside_battlefield(ctx: Ctx) -> list[Act]:
         for z in ("hand", "library", "graveyard", "exile", "command"):
             for c in pl.zone(z):
                 if c.token:
-                    def apply(ctx: Ctx, cid=c.id) -> None:
-                        ops.take(ctx, cid)
-                        ops.clear_references(ctx, cid)
-                    acts.append(Act(["704.5d"], f"La pedina {c.name} ({chars.ZONE_IT[z]} di "
-                                    f"{pl.name}) cessa di esistere.", "cease_to_exist",
-                                    objects=[c.id], apply=apply, moves=c.id))
+                    acts.append(Act(["704.5d"], f"La pedina {c.name}, {terms.zone('in', z)} di "
+                                    f"{pl.name}, cessa di esistere.", "cease_to_exist",
+                                    objects=[c.id], apply=_cease_to_exist(c.id), moves=c.id))
+    return acts
+
+
+def _cease_to_exist(cid: str):
+    def apply(ctx: Ctx) -> None:
+        ops.take(ctx, cid)
+        ops.clear_references(ctx, cid)
+    return apply
+
+
+@sba("704.5e", cites=("707.10a",),
+     summary="Una copia di una magia fuori dalla pila o di una carta fuori da pila e campo di "
+             "battaglia cessa di esistere")
+def copies_outside(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    found = [(c, z, pl.name) for pl in st.players for z in CARD_LISTS for c in pl.zone(z) if c.copy]
+    found += [(p, "battlefield", None) for p in st.battlefield if p.copy == "spell"]
+    acts = []
+    for c, z, owner in found:
+        what = "di una magia" if c.copy == "spell" else "di una carta"
+        where = terms.zone("in", z) + (f" di {owner}" if owner else "")
+        acts.append(Act(["704.5e"], f"{c.name} è la copia {what} e si trova fuori dalla pila "
+                        f"({where}): cessa di esistere.", "cease_to_exist", objects=[c.id],
+                        apply=_cease_to_exist(c.id), moves=c.id))
     return acts
 
 
@@ -95,15 +132,15 @@ def token_outside_battlefield(ctx: Ctx) -> list[Act]:
 def zero_toughness(ctx: Ctx) -> list[Act]:
     return [Act(["704.5f"], f"La creatura {p.name} ha costituzione {chars.toughness(p)} ed è messa nel "
                 "cimitero del suo proprietario.", "graveyard", objects=[p.id],
-                apply=_to_graveyard(p.id), moves=p.id)
-            for p in _live(ctx.s) if chars.is_creature(p) and chars.toughness(p) <= 0]
+                apply=to_graveyard(p.id), moves=p.id)
+            for p in live(ctx) if chars.is_creature(p) and chars.toughness(p) <= 0]
 
 
 @sba("704.5g", cites=("702.12b", "120.6"),
      summary="Una creatura con danno letale è distrutta")
 def lethal_damage(ctx: Ctx) -> list[Act]:
     acts = []
-    for p in _live(ctx.s):
+    for p in live(ctx):
         t = chars.toughness(p)
         if chars.is_creature(p) and t > 0 and p.damage >= t:
             if chars.has_kw(p, "indestructible"):
@@ -113,7 +150,7 @@ def lethal_damage(ctx: Ctx) -> list[Act]:
             else:
                 acts.append(Act(["704.5g"], f"La creatura {p.name} ha danno letale ({p.damage} su costituzione "
                                 f"{t}) ed è distrutta.", "destroy", objects=[p.id],
-                                apply=_to_graveyard(p.id), moves=p.id))
+                                apply=to_graveyard(p.id), moves=p.id))
     return acts
 
 
@@ -121,7 +158,7 @@ def lethal_damage(ctx: Ctx) -> list[Act]:
      summary="Una creatura che ha subito danno da una fonte con tocco letale è distrutta")
 def deathtouch_damage(ctx: Ctx) -> list[Act]:
     acts = []
-    for p in _live(ctx.s):
+    for p in live(ctx):
         if chars.is_creature(p) and chars.toughness(p) > 0 and p.damaged_by_deathtouch:
             if chars.has_kw(p, "indestructible"):
                 acts.append(Act(["704.5h", "702.12b"], f"La creatura {p.name} ha subito danno da una fonte con "
@@ -130,32 +167,33 @@ def deathtouch_damage(ctx: Ctx) -> list[Act]:
             else:
                 acts.append(Act(["704.5h", "702.2b"], f"La creatura {p.name} ha subito danno da una fonte con "
                                 "tocco letale ed è distrutta.", "destroy", objects=[p.id],
-                                apply=_to_graveyard(p.id), moves=p.id))
+                                apply=to_graveyard(p.id), moves=p.id))
     return acts
 
 
 @sba("704.5i", cites=("306.9",), summary="Un planeswalker con fedeltà 0 va nel cimitero")
 def zero_loyalty(ctx: Ctx) -> list[Act]:
     return [Act(["704.5i"], f"Il planeswalker {p.name} ha fedeltà 0 ed è messo nel cimitero del suo proprietario.",
-                "graveyard", objects=[p.id], apply=_to_graveyard(p.id), moves=p.id)
-            for p in _live(ctx.s) if "planeswalker" in p.types and chars.loyalty(p) <= 0]
+                "graveyard", objects=[p.id], apply=to_graveyard(p.id), moves=p.id)
+            for p in live(ctx) if "planeswalker" in p.types and chars.loyalty(p) <= 0]
 
 
 @sba("704.5j", summary="Regola delle leggende")
 def legend_rule(ctx: Ctx) -> list[Act]:
     st = ctx.s
     groups: dict[tuple[str, str], list[Permanent]] = {}
-    for p in _live(st):
+    for p in live(ctx):
         if "legendary" in p.supertypes:
             groups.setdefault((p.controller, p.name), []).append(p)
+    groups = {k: perms for k, perms in groups.items() if len(perms) > 1}
+    choosers = ask_in_apnap_order(ctx, sorted({pid for pid, _ in groups}))
+    apnap = ["101.4"] if len(choosers) > 1 else []    # several players choose at once
     acts = []
-    for (pid, name), perms in groups.items():
-        if len(perms) < 2:
-            continue
+    for (pid, name), perms in sorted(groups.items(), key=lambda kv: choosers.index(kv[0][0])):
         ids = [p.id for p in perms]
         ans = ctx.ask({
             "id": f"legend_rule:{pid}:{','.join(ids)}", "kind": "legend_rule", "player": pid,
-            "rules": ["704.5j"],
+            "rules": ["704.5j"] + apnap,
             "prompt": f"{st.name_of(pid)} controlla {len(perms)} permanenti leggendari di nome "
                       f"{name}: ne sceglie uno da tenere, gli altri vanno nel cimitero.",
             "options": {"name": name, "permanents": [{"id": p.id, "name": p.name} for p in perms]},
@@ -166,7 +204,7 @@ def legend_rule(ctx: Ctx) -> list[Act]:
                 acts.append(Act(["704.5j"], f"Regola delle leggende: {st.name_of(pid)} tiene "
                                 f"{name} ({ans['keep']}); {p.name} ({p.id}) va nel cimitero del "
                                 "suo proprietario.", "graveyard", objects=[p.id, ans["keep"]],
-                                players=[pid], apply=_to_graveyard(p.id), moves=p.id))
+                                players=[pid], apply=to_graveyard(p.id), moves=p.id))
     return acts
 
 
@@ -181,14 +219,14 @@ def _validate_legend(st: State, pending: dict, answer) -> dict:
 
 @sba("704.5k", summary="Regola dei mondi")
 def world_rule(ctx: Ctx) -> list[Act]:
-    worlds = [p for p in _live(ctx.s) if "world" in p.supertypes]
+    worlds = [p for p in live(ctx) if "world" in p.supertypes]
     if len(worlds) < 2:
         return []
     # Battlefield order is timestamp order: the last one has been a world the
     # shortest time.  (A tie cannot be expressed in the format.)
     keep = worlds[-1]
     return [Act(["704.5k"], f"Regola dei mondi: resta {keep.name}; {p.name} va nel cimitero del "
-                "suo proprietario.", "graveyard", objects=[p.id], apply=_to_graveyard(p.id),
+                "suo proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id),
                 moves=p.id) for p in worlds[:-1]]
 
 
@@ -222,13 +260,13 @@ def _aura_problem(st: State, aura: Permanent) -> str | None:
 def illegal_aura(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
-    for p in _live(st):
+    for p in live(ctx):
         if "Aura" in p.subtypes and "enchantment" in p.types:
             why = _aura_problem(st, p)
             if why:
                 acts.append(Act(["704.5m"], f"L'Aura {p.name} {why}: va nel cimitero del suo "
                                 "proprietario.", "graveyard", objects=[p.id],
-                                apply=_to_graveyard(p.id), moves=p.id))
+                                apply=to_graveyard(p.id), moves=p.id))
     return acts
 
 
@@ -245,7 +283,7 @@ def _unattach(oid: str):
 def illegal_equipment(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
-    for p in _live(st):
+    for p in live(ctx):
         if p.attached_to is None or "Aura" in p.subtypes:
             continue
         if "Equipment" in p.subtypes:
@@ -269,7 +307,7 @@ def illegal_equipment(ctx: Ctx) -> list[Act]:
      summary="Una creatura, una battaglia o un altro permanente che non può esserlo si stacca")
 def illegal_attachment(ctx: Ctx) -> list[Act]:
     acts = []
-    for p in _live(ctx.s):
+    for p in live(ctx):
         if p.attached_to is None:
             continue
         is_attacher = bool({"Aura", "Equipment", "Fortification"} & set(p.subtypes))
@@ -304,7 +342,7 @@ def plus_minus_counters(ctx: Ctx) -> list[Act]:
 @sba("704.5r", cites=("122.4",), summary="Segnalini oltre il massimo consentito si rimuovono")
 def counter_limit(ctx: Ctx) -> list[Act]:
     acts = []
-    for p in _live(ctx.s):
+    for p in live(ctx):
         for kind, limit in p.max_counters.items():
             have = p.counters.get(kind, 0)
             if have > limit:
@@ -320,100 +358,77 @@ def counter_limit(ctx: Ctx) -> list[Act]:
 def saga_done(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
-    for p in _live(st):
+    for p in live(ctx):
         if "Saga" in p.subtypes and (p.chapters or 0) > 0 \
-                and p.counters.get("lore", 0) >= p.chapters and not _on_stack_source(st, p.id):
+                and p.counters.get("lore", 0) >= p.chapters and not is_source_of_pending(st, p.id):
             acts.append(Act(["704.5s", "714.4"], f"{p.name} ha {p.counters.get('lore', 0)} "
                             f"segnalini sapere (capitolo finale {p.chapters}) e nessun capitolo in "
-                            f"pila: {st.name_of(p.controller)} la sacrifica.", "sacrifice",
-                            objects=[p.id], players=[p.controller], apply=_to_graveyard(p.id),
+                            f"pila: {st.name_of(p.controller)} la {terms.verb('sacrifice')}.", "sacrifice",
+                            objects=[p.id], players=[p.controller], apply=to_graveyard(p.id),
                             moves=p.id))
     return acts
 
 
-@sba("704.5v", cites=("310.7",), summary="Una battaglia con difesa 0 va nel cimitero")
-def zero_defense(ctx: Ctx) -> list[Act]:
-    st = ctx.s
-    return [Act(["704.5v"], f"La battaglia {p.name} ha difesa 0 ed è messa nel cimitero del suo proprietario.",
-                "graveyard", objects=[p.id], apply=_to_graveyard(p.id), moves=p.id)
-            for p in _live(st) if "battle" in p.types and chars.defense(p) <= 0
-            and not _on_stack_source(st, p.id)]
-
-
-# --- variants ----------------------------------------------------------------------
-
-@sba("704.6a", cites=("810.8c",), summary="Gigante a Due Teste: una squadra con 0 o meno punti vita perde")
-def team_life(ctx: Ctx) -> list[Act]:
-    st = ctx.s
-    if st.variant != "two-headed-giant":
-        return []
-    return [Act(["704.6a"], f"la sua squadra ha {p.life} punti vita", "lose", players=[p.id],
-                loss=p.id) for p in st.in_game() if p.life <= 0]
-
-
-@sba("704.6b", cites=("810.8d", "810.11"),
-     summary="Gigante a Due Teste: una squadra con quindici o più segnalini veleno perde")
-def team_poison(ctx: Ctx) -> list[Act]:
-    st = ctx.s
-    if st.variant != "two-headed-giant":
-        return []
-    limit = chars.poison_limit(st)
-    return [Act(["704.6b"], f"la sua squadra ha {p.poison} segnalini veleno (limite {limit})",
-                "lose", players=[p.id], loss=p.id) for p in st.in_game() if p.poison >= limit]
-
-
-@sba("704.6c", cites=("903.10a",),
-     summary="Commander: 21 o più danni da combattimento dallo stesso comandante fanno perdere")
-def commander_damage(ctx: Ctx) -> list[Act]:
-    st = ctx.s
-    if st.variant != "commander":
-        return []                                   # not in Brawl: 903.12h
+@sba("704.5y", cites=("303.7a",),
+     summary="Più Ruoli dello stesso giocatore su un permanente: resta solo il più recente")
+def roles(ctx: Ctx) -> list[Act]:
+    groups: dict[tuple[str, str], list[Permanent]] = {}
+    for p in live(ctx):        # battlefield order is timestamp order: the last is the newest
+        if "Role" in p.subtypes and p.attached_to is not None:
+            groups.setdefault((p.attached_to, p.controller), []).append(p)
     acts = []
-    for p in st.in_game():
-        for cid, n in p.commander_damage.items():
-            if n >= 21:
-                acts.append(Act(["704.6c"], f"ha subito {n} danni da combattimento dal comandante "
-                                f"{st.name_of(cid)}", "lose", objects=[cid], players=[p.id],
-                                loss=p.id))
-                break
-    return acts
-
-
-@sba("704.6e", cites=("904.10",),
-     summary="Archenemy: un intrigo non continuo a faccia in su torna in fondo al mazzo degli intrighi")
-def scheme_back(ctx: Ctx) -> list[Act]:
-    st = ctx.s
-    if st.variant != "archenemy":
-        return []
-    acts = []
-    for pl in st.players:
-        for c in pl.command:
-            if "scheme" in c.types and not c.ongoing and not _on_stack_source(st, c.id):
-                def apply(ctx: Ctx, pl=pl, cid=c.id) -> None:
-                    card, _, _ = ops.take(ctx, cid)
-                    pl.scheme_deck.append(card)
-                acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo al "
-                                f"mazzo degli intrighi di {pl.name}.", "scheme", objects=[c.id],
-                                players=[pl.id], apply=apply, moves=c.id))
+    for (target, pid), perms in groups.items():
+        newest = perms[-1]
+        for p in perms[:-1]:
+            acts.append(Act(["704.5y"], f"{ctx.name(target)} ha più Ruoli controllati da "
+                            f"{ctx.name(pid)}: resta {newest.name}, il più recente; {p.name} va "
+                            "nel cimitero del suo proprietario.", "graveyard",
+                            objects=[p.id, newest.id], players=[pid],
+                            apply=to_graveyard(p.id), moves=p.id))
     return acts
 
 
 # --- the check ----------------------------------------------------------------------
 
 MAX_ITERATIONS = 1000
+_RULE_KEY = re.compile(r"(\d+)\.(\d+)([a-z]?)")
+
+
+def _rule_order(number: str) -> tuple:
+    a, b, c = _RULE_KEY.fullmatch(number).groups()
+    return int(a), int(b), c
+
+
+_ORDER: list = []
+
+
+def _in_rule_order() -> list:
+    if len(_ORDER) != len(SBAS):
+        _ORDER[:] = [SBAS[n] for n in sorted(SBAS, key=_rule_order)]
+    return _ORDER
 
 
 def check_once(ctx: Ctx, report_idle: bool = True) -> bool:
     """One check: perform every applicable SBA simultaneously. True if any was performed."""
     st = ctx.s
     acts: list[Act] = []
-    for number, entry in SBAS.items():
-        acts.extend(entry.func(ctx))        # may stop on a pending choice (legend rule)
-    # "since the last time state-based actions were checked" (704.5b, 704.5h)
+    ctx.phased_in = live(ctx)
+    try:
+        for entry in _in_rule_order():
+            acts.extend(entry.func(ctx))      # may stop on a pending choice (legend rule)
+    finally:
+        ctx.phased_in = None
+    # "since the last time state-based actions were checked" (704.5b, 704.5h, 704.6d)
     for p in st.players:
         p.attempted_draw_from_empty_library = False
+        for z in ("graveyard", "exile"):
+            for c in p.zone(z):
+                c.moved_since_sba = False
     for p in st.battlefield:
         p.damaged_by_deathtouch = False
+    # Simultaneous: an object another action moves out of its zone gets nothing else
+    # (its counters, attachments, … cease to matter as it becomes a new object, 400.7).
+    moving = {a.moves for a in acts if a.moves is not None}
     performed = False
     moved: set[str] = set()
     losses = []
@@ -424,22 +439,38 @@ def check_once(ctx: Ctx, report_idle: bool = True) -> bool:
             continue
         if a.apply is None:                   # informative only (e.g. indestructible)
             if report_idle:
-                ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
+                _note(ctx, a)
             continue
         if a.moves is not None:
             if a.moves in moved:
                 continue
             moved.add(a.moves)
+        elif a.objects and a.objects[0] in moving:
+            continue
         a.apply(ctx)
         ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
-        performed = True
+        performed = performed or a.counts
     if losses:
-        ops.lose(ctx, losses)
+        leaving.lose(ctx, losses)
     return performed
 
 
+def _note(ctx: Ctx, a: Act) -> None:
+    """Log an informative note once per step of the procedure, even when the step starts
+    again after a decision (the notes logged so far are kept with its answers)."""
+    done = ctx.s.answers.setdefault(NOTES_KEY, [])
+    if a.text not in done:
+        done.append(a.text)
+        ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
+
+
+NOTES_KEY = "sba_notes"
+
+
 def check_and_perform(ctx: Ctx) -> bool:
-    """704.3: check, perform all simultaneously, repeat until none. True if any performed."""
+    """704.3: check, perform all simultaneously, repeat until none. True if any performed.
+    Informative notes (an indestructible creature with lethal damage) are logged on the
+    first check."""
     any_performed = False
     for i in range(MAX_ITERATIONS):
         if ctx.s.result is not None:

@@ -5,12 +5,11 @@ Combat turn-based actions (703.4h–m) live in combat.py.
 
 from __future__ import annotations
 
-from judge.engine import chars, ops
+from judge.engine import chars, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.registry import decision, tba
-from judge.engine.state import Permanent, StackItem
+from judge.engine.state import Permanent
 
-MANA_IT = {"W": "bianco", "U": "blu", "B": "nero", "R": "rosso", "G": "verde", "C": "incolore"}
 
 
 def roman(n: int) -> str:
@@ -38,7 +37,7 @@ def _attached_chain(st, root: Permanent) -> list[Permanent]:
     return out
 
 
-@tba("703.4a", cites=("502.1", "702.26a", "702.26g"),
+@tba("703.4a", cites=("502.1", "702.26a", "702.26g", "702.26h"),
      summary="Intermittenza: i permanenti del giocatore attivo con intermittenza scompaiono, "
              "quelli scomparsi ritornano")
 def phasing(ctx: Ctx) -> None:
@@ -53,7 +52,10 @@ def phasing(ctx: Ctx) -> None:
         indirect_in += [a for a in _attached_chain(st, p) if a.phased_out and a.phased_out_indirectly]
     indirect_out: list[Permanent] = []
     for p in going_out:
-        indirect_out += [a for a in _attached_chain(st, p) if not a.phased_out and a not in going_out]
+        indirect_out += [a for a in _attached_chain(st, p) if not a.phased_out and a not in indirect_out]
+    # 702.26h: what would phase out both directly and indirectly phases out indirectly only
+    going_out = [p for p in going_out if p not in indirect_out]
+    both = [p for p in indirect_out if chars.has_kw(p, "phasing")]
     # All simultaneous: compute first, then apply.
     for p in coming_in + indirect_in:
         p.phased_out = False
@@ -68,9 +70,14 @@ def phasing(ctx: Ctx) -> None:
     if going_out:
         ctx.emit(["703.4a", "502.1", "702.26a"], f"Scompaiono per intermittenza: {_names(going_out)}.",
                  "phase_out", objects=[p.id for p in going_out])
-    if indirect_out:
+    plain = [p for p in indirect_out if p not in both]
+    if plain:
         ctx.emit(["703.4a", "702.26g"], f"Scompaiono indirettamente con ciò a cui sono assegnati: "
-                 f"{_names(indirect_out)}.", "phase_out", objects=[p.id for p in indirect_out])
+                 f"{_names(plain)}.", "phase_out", objects=[p.id for p in plain])
+    if both:
+        ctx.emit(["703.4a", "702.26g", "702.26h"], f"Hanno intermittenza ma sono assegnati a ciò "
+                 f"che scompare: scompaiono solo indirettamente: {_names(both)}.", "phase_out",
+                 objects=[p.id for p in both])
     if coming_in or indirect_in:
         ctx.emit(["703.4a", "502.1", "702.26a"],
                  f"Ritornano per intermittenza: {_names(coming_in + indirect_in)}.",
@@ -152,7 +159,7 @@ def draw_step_draw(ctx: Ctx) -> None:
         ops.draw(ctx, pl, rules)
 
 
-@tba("703.4e", cites=("505.3", "701.32b", "603.3"),
+@tba("703.4e", cites=("505.3", "701.32b", "904.9", "603.3"),
      summary="Archenemy: l'arcinemico mette in moto l'intrigo in cima al suo mazzo")
 def set_scheme_in_motion(ctx: Ctx) -> None:
     st = ctx.s
@@ -162,7 +169,7 @@ def set_scheme_in_motion(ctx: Ctx) -> None:
         if not pl.archenemy:
             continue
         if not pl.scheme_deck:
-            ctx.emit(["703.4e", "505.3"], f"{pl.name} non ha intrighi nel mazzo degli intrighi.",
+            ctx.emit(["703.4e", "505.3"], f"{pl.name} non ha intrighi {terms.zone('in', 'scheme_deck')}.",
                      "scheme", players=[pl.id])
             continue
         card = pl.scheme_deck.pop(0)
@@ -170,12 +177,9 @@ def set_scheme_in_motion(ctx: Ctx) -> None:
         ctx.emit(["703.4e", "505.3", "701.32b"],
                  f"{pl.name} mette in moto l'intrigo {card.name}.", "scheme",
                  objects=[card.id], players=[pl.id])
-        item = StackItem(id=st.new_id("abilità"), kind="ability", controller=pl.id,
-                         text=f"Abilità «quando metti in moto questo intrigo» di {card.name}",
-                         source=card.id)
-        st.stack.append(item)
-        ctx.emit(["603.3"], f"L'abilità di {card.name} va in pila (se l'intrigo ne ha una).",
-                 "trigger", objects=[item.id, card.id], players=[pl.id])
+        # 904.9: its "when you set this scheme in motion" abilities trigger (if it has any)
+        triggers.queue(ctx, pl.id, f"Abilità «quando metti in moto questo intrigo» di {card.name}",
+                       ["904.9"], source=card.id)
 
 
 @tba("703.4f", cites=("505.4", "714.3c", "714.2b", "603.3"),
@@ -193,12 +197,8 @@ def lore_counters(ctx: Ctx) -> None:
                      "lore", objects=[saga.id], players=[pl.id])
             n = before + 1
             if n <= (saga.chapters or 0):
-                item = StackItem(id=st.new_id("abilità"), kind="ability", controller=pl.id,
-                                 text=f"Capitolo {roman(n)} di {saga.name}", source=saga.id)
-                st.stack.append(item)
-                ctx.emit(["714.2b", "603.3"], f"Si innesca il capitolo {roman(n)} di {saga.name}: "
-                         "l'abilità va in pila.", "trigger", objects=[item.id, saga.id],
-                         players=[pl.id])
+                triggers.queue(ctx, pl.id, f"Capitolo {roman(n)} di {saga.name}", ["714.2b"],
+                               source=saga.id)
 
 
 @tba("703.4g", cites=("505.5", "701.52a"),
@@ -239,10 +239,9 @@ def cleanup_discard(ctx: Ctx) -> None:
         discarded = []
         for cid in ids:
             card, _, _ = ops.take(ctx, cid)
-            pl.graveyard.append(card)
-            discarded.append(card)
+            discarded.append(ops.put(ctx, card, "graveyard"))
         ctx.emit(["703.4n", "514.1", "701.9a"],
-                 f"{pl.name} scarta {n} carte per scendere a {pl.max_hand_size}: "
+                 f"{pl.name} {terms.verb('discard')} {n} carte per scendere a {pl.max_hand_size}: "
                  f"{', '.join(c.name for c in discarded)}.", "discard",
                  objects=[c.id for c in discarded], players=[pl.id])
 
@@ -273,7 +272,7 @@ def empty_mana(ctx: Ctx) -> None:
         if not pool:
             continue
         pl.mana_pool = {}
-        desc = ", ".join(f"{n} {MANA_IT.get(k, k)}" for k, n in pool.items())
+        desc = ", ".join(f"{n} {terms.MANA_IT.get(k, k)}" for k, n in pool.items())
         ctx.emit(["703.4q", "500.5"], f"La riserva di mana di {pl.name} si svuota ({desc}); "
                  "non si perdono punti vita.", "mana_empty", players=[pl.id])
 
@@ -281,15 +280,16 @@ def empty_mana(ctx: Ctx) -> None:
 @decision("discard")
 def _validate_discard(st, pending: dict, answer) -> dict:
     from judge.engine.errors import IllegalAction
+    rule = "514.1" if "514.1" in pending["rules"] else "701.9a"
     if not isinstance(answer, dict) or not isinstance(answer.get("cards"), list):
-        raise IllegalAction('risposta attesa: {"cards": [id delle carte da scartare]}', ["514.1"])
+        raise IllegalAction('risposta attesa: {"cards": [id delle carte da scartare]}', [rule])
     ids = answer["cards"]
     n = pending["options"]["count"]
     allowed = {c["id"] for c in pending["options"]["cards"]}
-    if len(ids) != n or len(set(ids)) != n:
-        raise IllegalAction(f"bisogna scartare esattamente {n} carte diverse", ["514.1"])
     for cid in ids:
-        if cid not in allowed:
+        if not isinstance(cid, str) or cid not in allowed:
             raise IllegalAction(f'"{cid}" non è una carta nella mano di '
                                 f'{st.name_of(pending["player"])}', ["701.9a"])
+    if len(ids) != n or len(set(ids)) != n:
+        raise IllegalAction(f"bisogna scartare esattamente {n} carte diverse", [rule])
     return {"cards": list(ids)}

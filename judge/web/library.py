@@ -29,6 +29,13 @@ class LibraryEntry:
     rules: tuple[str, ...]
     variant: str = "two-player"
     path: Path = field(default=Path(), compare=False)
+    question: str = ""
+    answer: str = ""
+
+    @property
+    def section(self) -> str:
+        """The section of the scenario's main rule (its first): "704" for 704.5g."""
+        return self.rules[0].split(".")[0] if self.rules else ""
 
 
 _lock = threading.Lock()
@@ -66,9 +73,10 @@ def _read(path: Path) -> LibraryEntry | None:
     desc = data.get("description") if isinstance(data.get("description"), str) else ""
     rules = data.get("rules") if isinstance(data.get("rules"), list) else []
     variant = data.get("variant") if isinstance(data.get("variant"), str) else "two-player"
+    text = {k: data[k].strip() if isinstance(data.get(k), str) else "" for k in ("question", "answer")}
     return LibraryEntry(slug=slug, title=title.strip() or slug, description=desc.strip(),
                         rules=tuple(r.strip() for r in rules if isinstance(r, str) and r.strip()),
-                        variant=variant, path=path)
+                        variant=variant, path=path, **text)
 
 
 # The folder is looked at again at most this often: a busy server pays no directory scan per request.
@@ -95,6 +103,14 @@ def library(folder: Path | None = None) -> list[LibraryEntry]:
     return list(entries)
 
 
+def by_section(entries: list[LibraryEntry]) -> list[tuple[str, list[LibraryEntry]]]:
+    """Entries grouped by the section of their main rule, sections in rule order."""
+    groups: dict[str, list[LibraryEntry]] = {}
+    for e in entries:
+        groups.setdefault(e.section, []).append(e)
+    return sorted(groups.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0))
+
+
 _versions: dict[tuple, int] = {}
 
 
@@ -105,7 +121,7 @@ def version(folder: Path | None = None) -> int:
     key = (str(folder), _cache["key"])
     got = _versions.get(key)
     if got is None:
-        got = hash(tuple((e.slug, e.title, e.rules) for e in entries))
+        got = hash(tuple((e.slug, e.title, e.rules, e.question) for e in entries))
         if len(_versions) > 64:
             _versions.clear()
         _versions[key] = got

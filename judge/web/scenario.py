@@ -5,6 +5,7 @@ Routes (documented in docs/simulatore.md):
     GET  /simulatore                              start: variant, import, library
     POST /simulatore/nuovo                        a new scenario from a variant
     POST /simulatore/importa                      a scenario or game from a file or pasted JSON
+    GET  /simulatore/libreria                     the library, by rule section, questions and answers
     GET  /simulatore/libreria/<slug>              a library scenario in the builder
     GET  /simulatore/libreria/<slug>/avvia        a library scenario in the stepper
     GET  /simulatore/modifica/<id>                the builder (a saved draft)
@@ -27,22 +28,24 @@ URL above is a permalink that survives restarts and works for anybody.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, jsonify, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from judge.engine import IllegalAction, ScenarioError, chars
+from judge.engine import ScenarioError
 from judge.engine import scenario as sc
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
-from judge.engine.steps import STEP_NAMES
 from judge.web import library
 from judge.web import scenario_forms as forms
+from judge.web import scenario_forms_state as state_fields
 from judge.web import scenario_play as play
 from judge.web.errors import error_response
-from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, CorruptDocument, StoreError,
-                                      check_document, json_depth, store_for, MAX_JSON_DEPTH)
+from judge.web.scenario_history import Histories
+from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
+                                      StoreError, check_document, document_id, json_depth,
+                                      store_for)
 
 bp = Blueprint("scenario", __name__)
 
@@ -86,6 +89,17 @@ def _store():
     return store_for(current_app)
 
 
+def histories() -> Histories:
+    """The app's game histories (config ``SCENARIO_SNAPSHOTS``, default on; env
+    ``JUDGE_SCENARIO_SNAPSHOTS=0`` turns the cache off: every request replays)."""
+    h = current_app.extensions.get("judge_histories")
+    if h is None:
+        on = current_app.config.get("SCENARIO_SNAPSHOTS",
+                                    os.environ.get("JUDGE_SCENARIO_SNAPSHOTS", "1") != "0")
+        h = current_app.extensions["judge_histories"] = Histories(_store(), enabled=bool(on))
+    return h
+
+
 def _save(doc: Any, kind: str) -> str:
     try:
         return _store().save(doc, kind)
@@ -94,8 +108,13 @@ def _save(doc: Any, kind: str) -> str:
 
 
 def _load(ident: str) -> tuple[str, Any]:
+    return _load_raw(ident)[:2]
+
+
+def _load_raw(ident: str) -> tuple[str, Any, bytes]:
+    """``(kind, document, its canonical JSON)``; 404 or 500 (damaged) as a BadRequest."""
     try:
-        found = _store().load(ident)
+        found = _store().load_raw(ident)
     except CorruptDocument:
         current_app.logger.error("documento danneggiato nel database: %s", ident)
         raise BadRequest(500, "Questo scenario salvato è danneggiato e non può essere aperto.") from None
@@ -168,6 +187,12 @@ def _json_body(raw: str | bytes) -> Any:
     return data
 
 
+def _api_body() -> Any:
+    if not request.is_json:
+        raise BadRequest(415, "Serve un corpo JSON (Content-Type: application/json).")
+    return _json_body(request.get_data(cache=False))
+
+
 def _no_constant(name: str):
     raise ValueError(f"valore non ammesso {name}")
 
@@ -183,7 +208,11 @@ def _store_document(data: Any) -> tuple[str, str]:
             raise BadRequest(422, "La partita non è valida.", errs)
         data.setdefault("actions", [])
         data.setdefault("redo", [])
-        played = play.replay(data)
+        try:
+            ident = document_id(check_document(data))
+        except StoreError as e:
+            raise BadRequest(413, e.message) from None
+        played = histories().open(ident, data, log=0)     # replayed once, and cached
         if played.broken:
             raise BadRequest(422, "La partita non si può riprodurre: " + played.broken[1] + ".")
         return KIND_GAME, _save(data, KIND_GAME)
@@ -212,6 +241,7 @@ def _start_page(status: int = 200, **ctx):
     ctx.setdefault("form", {})
     return render_template("scenario_start.html", variants=forms.VARIANTS_IT,
                            entries=library.library(_library_dir()), errors=ctx.pop("errors", []),
+                           import_errors=ctx.pop("import_errors", []),
                            message=ctx.pop("message", ""), **ctx), status
 
 
@@ -256,8 +286,11 @@ def importa():
     except BadRequest as e:
         if e.status == 500:
             raise
-        return _start_page(e.status, errors=[("json", m) for m in [e.message]] + e.errors,
-                           message="Impossibile importare lo scenario.", form=request.form)
+        # The file's own paths (players[0].life …) belong to the import field, not to the
+        # fields of the new-scenario form that happen to share a name.
+        return _start_page(e.status, import_errors=[("", e.message)] + e.errors,
+                           message="Impossibile importare lo scenario: vedi sotto il campo del file.",
+                           form=request.form)
     return redirect(_url_for_doc(kind, ident), 303)
 
 
@@ -269,6 +302,23 @@ def _library_data(slug: str) -> dict:
     if errs:
         raise BadRequest(422, "Questo scenario della libreria non è valido.", errs)
     return data
+
+
+def _section_title(number: str) -> str:
+    try:
+        from judge.corpus import load_corpus
+        rule = load_corpus().get(number)
+    except Exception:           # no corpus: the number alone
+        rule = None
+    return rule.best.text if rule is not None and rule.best is not None else ""
+
+
+@bp.get("/simulatore/libreria")
+def libreria_indice():
+    entries = library.library(_library_dir())
+    groups = [(n, _section_title(n), items) for n, items in library.by_section(entries)]
+    return render_template("scenario_libreria.html", groups=groups, count=len(entries),
+                           variants=forms.VARIANTS_IT)
 
 
 @bp.get("/simulatore/libreria/<slug>")
@@ -291,7 +341,11 @@ def _fields(d: dict) -> set[str]:
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
                                   "toughness", "counters", "keywords", "controller")}
     for i, _ in enumerate(d.get("players") or []):
-        f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", *ZONES)}
+        f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", "team",
+                                             "mana_pool", "commander_damage", *ZONES)}
+    f |= {f"pila.{k}" for k in ("kind", "controller", "text", "source")}
+    for i, _ in enumerate(d.get("stack") or []):
+        f |= {f"stack[{i}].{k}" for k in ("kind", "controller", "text", "source", "card")}
     for i, _ in enumerate(d.get("battlefield") or []):
         f |= {f"battlefield[{i}].{k}" for k in
               ("name", "types", "supertypes", "subtypes", "keywords", "power", "toughness",
@@ -321,6 +375,8 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
     players = [p for p in draft.get("players") or [] if isinstance(p, dict)]
     return render_template(
         "scenario_builder.html", ident=ident, d=draft, raw=raw, players=players,
+        commanders=state_fields.commanders(draft), stack_kinds=state_fields.STACK_KINDS,
+        mana_text=state_fields.mana_text,
         errors=by_field, general_errors=general, focus=focus, f=forms,
         steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
@@ -376,295 +432,4 @@ def _download(data: Any, name: str, mimetype: str = "application/json") -> Respo
     return resp
 
 
-# --- the stepper ------------------------------------------------------------------------------
-
-def _game(ident: str) -> tuple[dict, play.Played]:
-    kind, doc = _load(ident)
-    if kind != KIND_GAME:
-        raise _Redirect(url_for("scenario.modifica", ident=ident))
-    try:
-        played = play.replay(doc)
-    except ScenarioError as e:
-        raise BadRequest(422, "Lo scenario di partenza di questa partita non è più valido.",
-                         list(e.errors)) from None
-    return doc, played
-
-
-class _Redirect(Exception):
-    def __init__(self, url: str):
-        self.url = url
-
-
-@bp.errorhandler(_Redirect)
-def _redirect(e: _Redirect):
-    return redirect(e.url, 303)
-
-
-def _pt(p) -> str:
-    try:
-        return f"{chars.power(p)}/{chars.toughness(p)}"
-    except Exception:
-        return f"{p.power}/{p.toughness}"
-
-
-def board(game) -> dict:
-    """What the board template shows, computed from the engine's state."""
-    st = game.state
-    cb = st.combat
-    attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
-    blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
-    blocked_by: dict[str, list[str]] = {}
-    for bid, targets in blocking.items():
-        for t in targets:
-            blocked_by.setdefault(t, []).append(bid)
-    perms = []
-    for p in st.battlefield:
-        badges = []
-        if p.tapped:
-            badges.append(("tap", "TAPpato"))
-        if p.summoning_sick and "creature" in p.types:
-            badges.append(("sick", "debolezza da evocazione"))
-        if p.phased_out:
-            badges.append(("phased", "fuori fase"))
-        if p.damage:
-            badges.append(("damage", f"danno {p.damage}"))
-        for k, n in p.counters.items():
-            if n:
-                badges.append(("counter", f"{n} × {forms.COUNTERS_IT.get(k, k)}"))
-        if p.id in attacking:
-            t = attacking[p.id]["target"]
-            badges.append(("attack", f"attacca {st.name_of(t) if t else '—'}"
-                           + (" (bloccata)" if attacking[p.id].get("blocked") else "")))
-        if p.id in blocking:
-            badges.append(("block", "blocca " + ", ".join(st.name_of(x) for x in blocking[p.id])))
-        if p.attached_to:
-            badges.append(("attached", f"assegnato a {st.name_of(p.attached_to)}"))
-        if p.until_end_of_turn:
-            badges.append(("eot", "effetti fino alla fine del turno"))
-        kws = [forms.KEYWORDS_IT.get(k, k) for k in p.keywords]
-        perms.append({
-            "p": p, "pt": _pt(p) if "creature" in p.types else "",
-            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
-                     + forms.to_it(p.types, forms.TYPES_IT)
-                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
-            "keywords": ", ".join(kws), "badges": badges,
-            "attacking": p.id in attacking, "blocking": p.id in blocking,
-            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
-        })
-    players = []
-    for pl in st.players:
-        players.append({"pl": pl, "active": pl.id == st.turn.active_player,
-                        "perms": [x for x in perms if x["p"].controller == pl.id],
-                        "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id})
-    return {"players": players, "stack": list(reversed(st.stack)), "state": st}
-
-
-def _decision_view(game) -> dict | None:
-    p = game.pending
-    if p is None:
-        return None
-    st = game.state
-    names = {}
-    for o in (p.get("options") or {}).get("creatures") or []:
-        for t in o.get("targets") or []:
-            names[t] = st.name_of(t)
-        for t in o.get("can_block") or []:
-            names[t] = st.name_of(t)
-        for t in o.get("recipients") or []:
-            names[t] = st.name_of(t)
-    for o in (p.get("options") or {}).get("attackers") or []:
-        names[o["id"]] = st.name_of(o["id"])
-    return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
-            "default_json": json.dumps(p.get("default"), ensure_ascii=False)}
-
-
-def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
-                  error: IllegalAction | None = None, sel=None):
-    game = played.game
-    if sel is not None and sel.get("azione") not in ("decidi", "vai"):
-        sel = None
-    groups = play.log_groups(played)
-    rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
-                   | set((game.pending or {}).get("rules", []))
-                   | set(error.rules if error else [])
-                   | set((game.result or {}).get("rules", [])))
-    info = {n: rule_info(n) for n in rules}
-    st = game.state
-    return render_template(
-        "scenario_stepper.html", ident=ident, doc=doc, played=played, game=game, st=st,
-        title=st.title or "Scenario", board=board(game), groups=groups, rules=info,
-        decision=_decision_view(game), error=error, sel=sel, steps=forms.STEPS_IT,
-        step_names=STEP_NAMES, variants=forms.VARIANTS_IT, day_night=forms.DAY_NIGHT_IT,
-        can_undo=bool(doc.get("actions")), can_redo=bool(doc.get("redo")),
-        redo_label=play.describe(doc["redo"][0]) if doc.get("redo") else "",
-        undo_label=play.describe(doc["actions"][-1]) if doc.get("actions") else "",
-        permalink=url_for("scenario.partita", ident=ident, _external=True),
-        zones=forms.ZONES_IT, result=game.result,
-    ), status
-
-
-@bp.get("/s/<ident>")
-def partita(ident: str):
-    try:
-        doc, played = _game(ident)
-    except _Redirect as r:
-        return redirect(r.url, 303)
-    return _stepper_page(ident, doc, played)
-
-
-def _action_from_form(form) -> tuple[str, dict | None]:
-    azione = form.get("azione", "")
-    if azione == "passo":
-        return azione, {"type": "step"}
-    if azione == "turno":
-        return azione, {"type": "next_turn"}
-    if azione == "vai":
-        target = form.get("fino_a", "")
-        if target == "turno":
-            return azione, {"type": "next_turn"}
-        if target not in STEP_NAMES:
-            raise IllegalAction("scegli una sottofase valida")
-        return azione, {"type": "step_to", "step": target}
-    if azione in ("annulla", "ripeti"):
-        return azione, None
-    if azione == "predefinita":
-        return azione, {"type": "decide", "answer": None}
-    if azione == "decidi":
-        return azione, {"type": "decide", "answer": "FORM"}
-    raise IllegalAction("azione sconosciuta")
-
-
-@bp.post("/s/<ident>")
-def partita_azione(ident: str):
-    doc, played = _game(ident)
-    try:
-        azione, action = _action_from_form(request.form)
-        if azione == "annulla":
-            new = play.undone(doc)
-            if new is None:
-                raise IllegalAction("non c'è niente da annullare")
-        elif azione == "ripeti":
-            new = play.redone(doc)
-            if new is None:
-                raise IllegalAction("non c'è niente da ripetere")
-        else:
-            if played.broken:
-                raise IllegalAction("la partita salvata non si riproduce più fino in fondo: "
-                                    "annulla l'ultima azione")
-            if action["type"] == "decide" and action.get("answer") == "FORM":
-                pending = played.game.pending
-                if pending is None:
-                    raise IllegalAction("nessuna decisione in sospeso")
-                action["answer"] = play.answer_from_form(pending, request.form)
-            if len(doc.get("actions") or []) >= forms.MAX_ACTIONS:
-                raise IllegalAction(f"troppe azioni in una partita (il limite è {forms.MAX_ACTIONS}): "
-                                    "esporta lo stato attuale e riparti da lì")
-            play.perform(played.game, action)       # raises IllegalAction, state unchanged
-            new = play.with_action(doc, action)
-    except IllegalAction as e:
-        doc2, played2 = _game(ident)          # a fresh replay: the state shown is the saved one
-        return _stepper_page(ident, doc2, played2, 422, error=e, sel=request.form)
-    new_ident = _save(new, KIND_GAME)
-    return redirect(url_for("scenario.partita", ident=new_ident), 303)
-
-
-@bp.get("/s/<ident>/modifica")
-def partita_modifica(ident: str):
-    _, played = _game(ident)
-    data = played.game.to_dict()
-    ident2 = _save(data, KIND_SCENARIO)
-    return redirect(url_for("scenario.modifica", ident=ident2), 303)
-
-
-@bp.get("/s/<ident>/scenario.json")
-def stato_json(ident: str):
-    try:
-        _, played = _game(ident)
-    except _Redirect:
-        return redirect(url_for("scenario.bozza_json", ident=ident), 303)
-    return _download(played.game.to_dict(), f"scenario-{ident}.json")
-
-
-@bp.get("/s/<ident>/partita.json")
-def partita_json(ident: str):
-    doc, _ = _game(ident)
-    return _download(doc, f"partita-{ident}.json")
-
-
-@bp.get("/s/<ident>/registro.md")
-def registro_md(ident: str):
-    _, played = _game(ident)
-    text = play.markdown_log(played.game.state.title, played,
-                             lambda n: rule_url(n, external=True),
-                             url_for("scenario.partita", ident=ident, _external=True))
-    resp = Response(text, mimetype="text/markdown")
-    if request.args.get("scarica"):
-        resp.headers["Content-Disposition"] = f'attachment; filename="registro-{ident}.md"'
-    return resp
-
-
-# --- JSON API ---------------------------------------------------------------------------------
-
-def _game_json(ident: str, doc: dict, played: play.Played, events=None) -> dict:
-    g = played.game
-    return {"id": ident, "tipo": KIND_GAME,
-            "url": url_for("scenario.partita", ident=ident, _external=True),
-            "documento": doc, "stato": g.to_dict(),
-            "eventi": [e.to_dict() for e in (played.events if events is None else events)],
-            "in_attesa": g.pending, "risultato": g.result,
-            "interrotta": played.broken[1] if played.broken else None}
-
-
-@bp.get("/api/scenari/<ident>")
-def api_get(ident: str):
-    kind, doc = _load(ident)
-    if kind == KIND_GAME:
-        _, played = _game(ident)
-        return jsonify(_game_json(ident, doc, played))
-    return jsonify({"id": ident, "tipo": KIND_SCENARIO,
-                    "url": url_for("scenario.modifica", ident=ident, _external=True),
-                    "documento": doc})
-
-
-def _api_body() -> Any:
-    if not request.is_json:
-        raise BadRequest(415, "Serve un corpo JSON (Content-Type: application/json).")
-    return _json_body(request.get_data(cache=False))
-
-
-@bp.post("/api/scenari")
-def api_save():
-    kind, ident = _store_document(_api_body())
-    return jsonify({"id": ident, "tipo": kind, "url": _url_for_doc(kind, ident, external=True)}), 201
-
-
-@bp.post("/api/scenari/<ident>/azioni")
-def api_action(ident: str):
-    body = _api_body()
-    kind, doc = _load(ident)
-    if kind != KIND_GAME:
-        raise BadRequest(409, "Questo id è uno scenario, non una partita: salvalo come partita "
-                              "(format \"judge-partita\") per eseguire azioni.")
-    if not isinstance(body, dict):
-        raise BadRequest(422, 'Azione non valida: atteso un oggetto come {"type": "step"}.')
-    if body.get("type") not in ("undo", "redo"):
-        errs = [(p.replace("actions[0]", "azione"), m)
-                for p, m in play.check_game({**doc, "actions": [body]}) if p.startswith("actions")]
-        if errs:
-            raise BadRequest(422, "Azione non valida.", errs)
-    _, played = _game(ident)
-    if body.get("type") in ("undo", "redo"):
-        new = play.undone(doc) if body["type"] == "undo" else play.redone(doc)
-        if new is None:
-            raise BadRequest(422, "Non c'è niente da " + ("annullare." if body["type"] == "undo" else "ripetere."))
-        events = []
-    else:
-        try:
-            events = play.perform(played.game, body)
-        except IllegalAction as e:
-            return error_response(422, e.message[:1].upper() + e.message[1:] + ".", rules=e.rules)
-        new = play.with_action(doc, body)
-    new_ident = _save(new, KIND_GAME)
-    _, played2 = _game(new_ident)
-    out = _game_json(new_ident, new, played2, events=events)
-    return jsonify(out), 201
+from judge.web import scenario_game  # noqa: E402,F401  (the stepper's routes, on this blueprint)

@@ -12,33 +12,34 @@ import re
 from typing import Any, Mapping
 
 from judge.engine import scenario as sc
-from judge.engine.chars import KEYWORD_IT
-from judge.engine.state import ZONES
+from judge.engine import terms
+from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
+from judge.web import scenario_forms_state as state_fields
 
 # --- Italian labels ------------------------------------------------------------------
 
+# Names of things the terminology table names come from it (through the engine's terms),
+# so the builder, the stepper and the engine's log say each thing one way.
 VARIANTS_IT = {
     "two-player": "Partita a due giocatori",
     "free-for-all": "Tutti contro tutti",
-    "commander": "Commander",
-    "two-headed-giant": "Gigante a Due Teste",
+    "commander": terms.italian("Commander"),
+    "two-headed-giant": terms.TWO_HEADED_GIANT,
     "brawl": "Brawl",
-    "archenemy": "Archenemy",
-    "vanguard": "Vanguard",
+    "archenemy": terms.italian("Archenemy"),
+    "vanguard": terms.italian("Vanguard"),
 }
 STEPS_IT = {s.name: s.label for s in STEPS}
-ZONES_IT = {"hand": "Mano", "library": "Grimorio", "graveyard": "Cimitero", "exile": "Esilio",
-            "command": "Zona di comando"}
-TYPES_IT = {"creature": "creatura", "land": "terra", "artifact": "artefatto",
-            "enchantment": "incantesimo", "planeswalker": "planeswalker", "battle": "battaglia",
-            "instant": "istantaneo", "sorcery": "stregoneria", "kindred": "tribale",
-            "scheme": "intrigo"}
-SUPERTYPES_IT = {"legendary": "leggendario", "world": "mondo", "basic": "base", "snow": "neve"}
-KEYWORDS_IT = KEYWORD_IT  # one Italian name per keyword, shared with the engine's log
-COUNTERS_IT = {"loyalty": "lealtà", "defense": "difesa", "lore": "sapere", "shield": "scudo",
-               "stun": "stordimento", "charge": "carica", "time": "tempo"}
-DAY_NIGHT_IT = {"day": "giorno", "night": "notte"}
+ZONE_LABELS = {z: it[:1].upper() + it[1:] for z, it in terms.ZONE_IT.items()}   # every zone
+ZONES_IT = {z: ZONE_LABELS[z] for z in ZONES}                                   # the builder's
+TYPES_IT = dict(terms.TYPE_IT)
+SUPERTYPES_IT = {"legendary": terms.italian("legendary"), "world": "mondo", "basic": "base",
+                 "snow": "neve"}
+KEYWORDS_IT = terms.KEYWORD_IT
+COUNTERS_IT = terms.COUNTER_IT
+DAY_NIGHT_IT = {"day": terms.italian("day"), "night": terms.italian("night")}
+MANA_IT = terms.MANA_IT
 ATTACK_IT = {"multiple": "più giocatori (attacco multiplo)", "choose": "un solo avversario scelto",
              "left": "l'avversario a sinistra", "right": "l'avversario a destra"}
 
@@ -47,9 +48,10 @@ _ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre
             "legendary": ["leggendaria", "leggendari", "leggendarie"],
             "basic": ["base"], "first strike": ["attacco iniziale"],
             "lifelink": ["legame-vitale"], "indestructible": ["indistruttibili"],
-            "haste": ["rapidita"], "loyalty": ["lealta"]}
+            "haste": ["rapidita"], "loyalty": ["fedelta", "lealtà", "lealta"],
+            "kindred": ["tribale"]}
 
-GENERIC_CARD = "Carta"           # name of the cards a number stands for ("7" in a zone)
+GENERIC_CARD = sc.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
 
 # --- web limits (stricter than the engine's, which are for files) -------------------
 
@@ -74,6 +76,11 @@ _TYPES = _table(TYPES_IT)
 _SUPERTYPES = _table(SUPERTYPES_IT)
 _KEYWORDS = _table(KEYWORDS_IT)
 _COUNTERS = _table(COUNTERS_IT)
+
+
+def counter_kind(text: str) -> str:
+    """A counter kind as the engine names it ("fedeltà" → "loyalty"); other kinds as written."""
+    return _COUNTERS.get(text.strip().lower(), text.strip())
 
 
 def split_list(text: str) -> list[str]:
@@ -102,7 +109,7 @@ def limit_errors(data: Any) -> list[tuple[str, str]]:
     cards = len(bf)
     for p in players:
         if isinstance(p, dict):
-            for z in (*ZONES, "scheme_deck"):
+            for z in CARD_LISTS:
                 if isinstance(p.get(z), list):
                     cards += len(p[z])
     if cards > MAX_CARDS:
@@ -117,7 +124,7 @@ def all_ids(data: dict) -> set[str]:
     for p in data.get("players") or []:
         if isinstance(p, dict):
             ids.add(str(p.get("id")))
-            for z in (*ZONES, "scheme_deck"):
+            for z in CARD_LISTS:
                 for c in p.get(z) or []:
                     if isinstance(c, dict):
                         ids.add(str(c.get("id")))
@@ -271,7 +278,7 @@ class FormReader:
                 continue
             a, b = m.groups()
             kind, n = (a, int(b)) if not re.fullmatch(r"[+-]?\d+", a) else (b, int(a))
-            kind = _COUNTERS.get(kind.strip().lower(), kind.strip())
+            kind = counter_kind(kind)
             if n < 0:
                 self.errors.append((name, "il numero di segnalini non può essere negativo"))
                 continue
@@ -433,6 +440,8 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
                 c[key] = r.text(f"{pre}.{key}")
         if r.has(f"{pre}.attached_to"):
             c["attached_to"] = r.text(f"{pre}.attached_to") or None
+    state_fields.apply_players(d, r, draft)
+    focus = state_fields.apply_stack(d, r, used, new_id) or focus
     if r.bool("azzera_procedura"):
         for key in ("pending", "procedure", "answers"):
             d.pop(key, None)

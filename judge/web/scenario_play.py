@@ -5,13 +5,14 @@ A saved game is::
     {"format": "judge-partita", "version": 1,
      "scenario": {…the starting scenario…},
      "actions": [{"type": "step"}, {"type": "step_to", "step": "cleanup"},
-                 {"type": "next_turn"}, {"type": "decide", "answer": {…} | null}],
+                 {"type": "next_turn"}, {"type": "decide", "answer": {…} | null},
+                 {"type": "act", "name": "deal_damage", "params": {…} | [{…}, …]}],
      "redo": [ …actions undone, the next one to redo first… ]}
 
-The web never keeps a Game between requests: each page replays the actions on
-the starting scenario (the engine is deterministic: the seed is in the
-scenario), so a document is the whole truth about a state and its log, and
-undo/redo are list operations on the document.
+A document is the whole truth about a state and its log (the engine is
+deterministic: the seed is in the scenario), and undo/redo are list operations
+on the document.  The web keeps no Game between requests; scenario_history
+opens a document from a cached snapshot instead of replaying it all.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from typing import Any
 
 from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
+from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
-from judge.web.scenario_forms import MAX_ACTIONS, STEPS_IT, limit_errors
+from judge.web import scenario_actions as judge_actions
+from judge.engine.state import CARD_LISTS
+from judge.web.scenario_forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
 GAME_VERSION = 1
-ACTION_TYPES = ("step", "step_to", "next_turn", "decide")
+ACTION_TYPES = ("step", "step_to", "next_turn", "decide", "act")
 
 
 def new_game(scenario: dict) -> dict:
@@ -69,8 +73,28 @@ def check_game(doc: Any) -> list[tuple[str, str]]:
                 errs.append((p, f'azione non valida (tipi ammessi: {", ".join(ACTION_TYPES)})'))
             elif a["type"] == "step_to" and a.get("step") not in STEP_NAMES:
                 errs.append((f"{p}.step", f'sottofase sconosciuta (ammesse: {", ".join(STEP_NAMES)})'))
+            elif a["type"] == "act":
+                errs += _act_errors(a, p)
             elif set(a) - {"type", "step", "answer"}:
                 errs.append((p, "campo sconosciuto nell'azione"))
+    return errs
+
+
+MAX_ROWS = 20        # a judge action repeated in one history entry (several triggers …)
+
+
+def _act_errors(a: dict, p: str) -> list[tuple[str, str]]:
+    errs = []
+    if set(a) - {"type", "name", "params"}:
+        errs.append((p, "campo sconosciuto nell'azione (ammessi: type, name, params)"))
+    if a.get("name") not in ACTIONS:
+        errs.append((f"{p}.name", f'azione del giudice sconosciuta «{str(a.get("name"))[:60]}» '
+                                  f'(ammesse: {", ".join(sorted(ACTIONS))})'))
+    params = a.get("params", {})
+    rows = params if isinstance(params, list) else [params]
+    if not rows or len(rows) > MAX_ROWS or not all(isinstance(r, dict) for r in rows):
+        errs.append((f"{p}.params", f"atteso un oggetto, o una lista di 1–{MAX_ROWS} oggetti, "
+                                    'con i parametri (per esempio {"target": "p2", "amount": 3})'))
     return errs
 
 
@@ -103,10 +127,44 @@ def _perform(game: Game, action: dict) -> list[Event]:
         return game.next_turn()
     if t == "decide":
         return game.decide(action.get("answer"))
+    if t == "act":
+        return _act(game, action["name"], action.get("params", {}))
     raise IllegalAction(f"azione sconosciuta «{t}»")
 
 
-def describe(action: dict) -> str:
+def _act(game: Game, name: str, params: dict | list[dict]) -> list[Event]:
+    """A judge action; a list of parameter sets repeats it, as one history entry: all or
+    nothing (the engine's own undo takes back the ones done when one is refused)."""
+    rows = params if isinstance(params, list) else [params]
+    events: list[Event] = []
+    for i, row in enumerate(rows):
+        try:
+            events += game.act(name, **row)
+        except IllegalAction as e:
+            if i:
+                game.undo(i)
+            if len(rows) > 1:
+                raise IllegalAction(f"riga {i + 1}: {e.message}", e.rules) from None
+            raise
+    too_many = size_error(game.state)
+    if too_many:                # the web's limits hold for a game's states too (pedine, pila)
+        game.undo(len(rows))
+        raise IllegalAction(too_many)
+    return events
+
+
+def size_error(st) -> str:
+    """The web's limits on a state's size (MAX_PERMANENTS, MAX_CARDS), in Italian; "" if within."""
+    cards = len(st.battlefield) + len(st.stack) + sum(
+        len(p.zone(z)) for p in st.players for z in CARD_LISTS)
+    if len(st.battlefield) > MAX_PERMANENTS:
+        return f"troppi permanenti: {len(st.battlefield)} (il limite è {MAX_PERMANENTS})"
+    if cards > MAX_CARDS:
+        return f"troppi oggetti: {cards} in tutto (il limite è {MAX_CARDS})"
+    return ""
+
+
+def describe(action: dict, st=None) -> str:
     """An action in Italian, for buttons and the log."""
     t = action.get("type")
     if t == "step":
@@ -117,16 +175,24 @@ def describe(action: dict) -> str:
         return "Avanza al turno successivo"
     if t == "decide":
         return "Decisione" + (" (predefinita)" if action.get("answer") is None else "")
+    if t == "act":
+        return "Azione del giudice: " + judge_actions.describe(str(action.get("name")),
+                                                               action.get("params") or {}, st)
     return str(t)
 
 
 @dataclass
 class Played:
-    """The outcome of replaying a game document."""
+    """A game document opened: the engine at its current state and the events of its last
+    actions (``steps``: all of them when ``complete``; see scenario_history)."""
 
     game: Game
     steps: list[tuple[int, dict, list[Event]]] = field(default_factory=list)
     broken: tuple[int, str] | None = None     # (action index, Italian message) when replay stopped
+    key: str | None = None                    # history key of the current state (scenario_history)
+    complete: bool = True                     # steps hold every action's events
+    n_actions: int = 0
+    doc_data: bytes = b""                     # the document's canonical JSON, when loaded
 
     @property
     def events(self) -> list[Event]:
@@ -136,47 +202,56 @@ class Played:
 def replay(doc: dict) -> Played:
     """Replay a (checked) game document.  ScenarioError if its scenario is invalid."""
     game = Game.from_dict(copy.deepcopy(doc["scenario"]))
-    played = Played(game)
+    played = Played(game, n_actions=len(doc.get("actions") or []))
     for i, a in enumerate(doc.get("actions") or []):
         try:
             evs = perform(game, a)
         except IllegalAction as e:
-            cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
-            played.broken = (i, f"l'azione {i + 1} ({describe(a)}) non si può più eseguire: "
-                                f"{e.message}{cited}")
+            played.broken = broken_at(i, a, e)
             break
         played.steps.append((i, a, evs))
     return played
 
 
+def broken_at(i: int, action: dict, e: IllegalAction) -> tuple[int, str]:
+    cited = f" (regola {', '.join(e.rules)})" if e.rules else ""
+    return i, f"l'azione {i + 1} ({describe(action)}) non si può più eseguire: {e.message}{cited}"
+
+
+def trim(played: Played, log: int | None) -> Played:
+    """Keep the events of the last actions only: at least ``log`` events (None: all)."""
+    if log is None:
+        return played
+    total, keep = 0, len(played.steps)
+    while keep > 0 and total < log:
+        keep -= 1
+        total += len(played.steps[keep][2])
+    played.complete = keep == 0
+    played.steps = played.steps[keep:]
+    return played
+
+
 # --- document operations (pure: each returns a new document) -------------------------
 
+# Documents are never changed in place, so the new one shares the scenario and the actions.
+
 def with_action(doc: dict, action: dict) -> dict:
-    out = copy.deepcopy(doc)
-    out["actions"] = list(out.get("actions") or []) + [action]
-    out["redo"] = []
-    return out
+    return {**doc, "actions": [*(doc.get("actions") or []), action], "redo": []}
 
 
 def undone(doc: dict) -> dict | None:
     acts = list(doc.get("actions") or [])
     if not acts:
         return None
-    out = copy.deepcopy(doc)
     last = acts.pop()
-    out["actions"] = acts
-    out["redo"] = [last] + list(out.get("redo") or [])
-    return out
+    return {**doc, "actions": acts, "redo": [last, *(doc.get("redo") or [])]}
 
 
 def redone(doc: dict) -> dict | None:
     redo = list(doc.get("redo") or [])
     if not redo:
         return None
-    out = copy.deepcopy(doc)
-    out["actions"] = list(out.get("actions") or []) + [redo[0]]
-    out["redo"] = redo[1:]
-    return out
+    return {**doc, "actions": [*(doc.get("actions") or []), redo[0]], "redo": redo[1:]}
 
 
 # --- decisions from a form --------------------------------------------------------------
@@ -220,8 +295,17 @@ def answer_from_form(pending: dict, form) -> Any:
         return {"cards": list(form.getlist("scarta")) if hasattr(form, "getlist") else []}
     if kind == "legend_rule":
         return {"keep": form.get("keep", "")}
-    if kind == "choose_defending_player":
+    if kind in ("choose_defending_player", "choose_protector"):
         return {"player": form.get("player", "")}
+    if kind == "order_triggers":
+        return {"order": _trigger_order(pending, form)}
+    if kind == "commander_zone":
+        return {"to_command_zone": list(form.getlist("comandante")) if hasattr(form, "getlist") else []}
+    if kind == "venture_room":
+        return {"room": form.get("room", "")}
+    if kind == "choose_sectors":
+        return {"sectors": {c["id"]: form.get(f"sect-{i}", "")
+                            for i, c in enumerate(opts.get("creatures") or [])}}
     raw = (form.get("risposta_json") or "").strip()
     if not raw:
         return None
@@ -230,6 +314,19 @@ def answer_from_form(pending: dict, form) -> Any:
         return json.loads(raw)
     except ValueError:
         raise IllegalAction("risposta JSON non valida") from None
+
+
+def _trigger_order(pending: dict, form) -> list[str]:
+    """``ord-i``: the position on the stack of the i-th ability (1: put there first)."""
+    abilities = (pending.get("options") or {}).get("abilities") or []
+    positions = []
+    for i in range(len(abilities)):
+        raw = str(form.get(f"ord-{i}", i + 1)).strip()
+        positions.append(int(raw) if re.fullmatch(r"\d{1,3}", raw) else 0)
+    if sorted(positions) != list(range(1, len(abilities) + 1)):
+        raise IllegalAction("ogni posizione una volta sola: numera le abilità da 1 a "
+                            f"{len(abilities)}", list(pending.get("rules") or []))
+    return [a["id"] for _, a in sorted(zip(positions, abilities), key=lambda t: t[0])]
 
 
 # --- the log ------------------------------------------------------------------------------
@@ -264,13 +361,16 @@ def md_escape(text: str) -> str:
 def markdown_log(title: str, played: Played, rule_url, permalink: str) -> str:
     """The log as Markdown with rule links, ready to paste into a ruling."""
     lines = [f"# {md_escape(title or 'Scenario')}", "", f"Partita: <{permalink}>", ""]
+    judge = {i: a for i, a, _ in played.steps if a.get("type") == "act"}
     turn = None
     for g in log_groups(played):
         if g.turn != turn:
             lines += [f"## Turno {g.turn}", ""]
             turn = g.turn
         lines += [f"### {STEPS_IT.get(g.step, g.step).capitalize()}", ""]
-        for _, e in g.entries:
+        for i, e in g.entries:
+            if i in judge:          # the judge's own action, named once before its events
+                lines.append(f"- *{md_escape(describe(judge.pop(i), played.game.state))}*")
             links = ", ".join(f"[{n}]({rule_url(n)})" for n in e.rules)
             lines.append(f"- {md_escape(e.text)}" + (f" ({links})" if links else ""))
         lines.append("")

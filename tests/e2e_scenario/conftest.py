@@ -24,6 +24,10 @@ def server(tmp_path_factory):
     lib.mkdir()
     d = new_scenario("two-player", title="Due leggende")
     d["rules"] = ["704.5j"]
+    d["question"] = "Quale Isamaru resta sul campo di battaglia?"
+    d["answer"] = "Alice ne sceglie uno; l'altro va nel cimitero (704.5j)."
+    d["expected"] = {"actions": [{"step": 1}, {"decide": {"keep": "l1"}}],
+                     "state": {"battlefield": ["l1"]}}
     d["turn"]["step"] = "precombat_main"
     d["battlefield"] = [{"id": f"l{i}", "name": "Isamaru", "types": ["creature"],
                          "supertypes": ["legendary"], "power": 2, "toughness": 2,

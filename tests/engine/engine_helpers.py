@@ -61,6 +61,15 @@ def scenario(battlefield=(), step="precombat_main", active="p1", number=3, varia
     return d
 
 
+def four_players(**extra):
+    """Alice, Bruno, Carla and Dario with small libraries; ``extra``: fields per player id."""
+    players = [{"id": f"p{i}", "name": n, "library": library(f"l{i}", 4)}
+               for i, n in enumerate(["Alice", "Bruno", "Carla", "Dario"], 1)]
+    for pid, fields in extra.items():
+        next(p for p in players if p["id"] == pid).update(fields)
+    return players
+
+
 def game(*args, **kw) -> Game:
     return Game.from_dict(scenario(*args, **kw))
 

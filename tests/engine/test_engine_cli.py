@@ -107,3 +107,81 @@ def test_azione_and_verifica():
 def test_registered_in_main_cli():
     text = (Path(__file__).resolve().parents[2] / "judge" / "cli.py").read_text()
     assert "from judge.engine.cli import scenario" in text and "main.add_command(scenario)" in text
+
+
+def test_passo_says_it_did_not_save_and_sul_posto_moves_on(tmp_path):
+    f = tmp_path / "s.json"
+    run("nuovo", "-o", str(f))
+    before = f.read_text()
+    first = run("passo", str(f))
+    assert first.exit_code == 0 and "Stato non salvato" in first.output and "--sul-posto" in first.output
+    assert f.read_text() == before
+    assert run("passo", str(f)).output == first.output          # the same step, and it says why
+    r = run("passo", str(f), "--sul-posto")
+    assert r.exit_code == 0 and f"Stato salvato in {f}" in r.output
+    assert json.loads(f.read_text())["turn"]["step"] != json.loads(before)["turn"]["step"]
+    r2 = run("passo", str(f), "-i")
+    assert r2.output != r.output                                 # in place: the next step
+    r = run("passo", str(f), "--sul-posto", "--salva", str(tmp_path / "altro.json"))
+    assert r.exit_code == 2 and "non entrambi" in r.output
+    r = run("azione", str(f), "gain_life", "player=p1", "amount=2", "-i")
+    assert r.exit_code == 0 and json.loads(f.read_text())["players"][0]["life"] == 22
+
+
+def test_new_scenario_steps_for_turns_with_placeholder_libraries(tmp_path):
+    f = tmp_path / "s.json"
+    run("nuovo", "-o", str(f))
+    data = json.loads(f.read_text())
+    assert all(len(p["library"]) == 30 and p["library"][0]["name"] == "Carta" for p in data["players"])
+    for _ in range(3):
+        r = run("passo", str(f), "--fino-a", "cleanup", "--predefinite", "-i")
+        assert r.exit_code == 0 and "704.5b" not in r.output and "finita" not in r.output
+        r = run("passo", str(f), "-i")                           # into the next turn
+    assert json.loads(f.read_text())["turn"]["number"] == 4
+
+
+def test_fino_a_a_skipped_step_stops_at_the_end_of_the_turn(tmp_path):
+    f = tmp_path / "s.json"
+    run("nuovo", "-o", str(f))
+    r = run("passo", str(f), "--fino-a", "combat_damage")
+    assert r.exit_code == 0
+    assert "Ora: turno 1, sottofase di cancellazione" in r.output
+    assert "non c'è stata nel turno 1" in r.output and "508.8" in r.output
+    assert "turno 2" not in r.output
+    # a step that does happen later in the turn is reached as before
+    r = run("passo", str(f), "--fino-a", "end", "--json")
+    assert json.loads(r.output)["scenario"]["turn"] == {**json.loads(r.output)["scenario"]["turn"],
+                                                       "number": 1, "step": "end"}
+    # the first strike damage step exists only with first or double strike (510.4)
+    d = json.loads(f.read_text())
+    d["battlefield"] = [{"id": "orso", "name": "Orso", "types": ["creature"], "power": 2,
+                         "toughness": 2, "controller": "p1"}]
+    f.write_text(json.dumps(d))
+    r = run("passo", str(f), "--fino-a", "first_strike_damage", "--decisioni",
+            '{"attackers": [{"id": "orso", "target": "p2"}]}')
+    assert "Bruno perde 2 punti vita" in r.output and "510.4" in r.output
+    assert "Ora: turno 1, sottofase di cancellazione" in r.output
+
+
+def test_the_readme_example_steps_through_a_whole_turn(tmp_path, monkeypatch):
+    """The README's command-line example, run as written."""
+    import shlex
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("### Esempio: un turno dalla riga di comando", 1)[1].split("```sh", 1)[1]
+    commands = [line.split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()]
+    commands = [c for c in commands if c]
+    assert len(commands) >= 4
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for c in commands:
+        args = shlex.split(c)
+        assert args[:2] == ["judge", "scenario"], c
+        r = run(*args[2:])
+        assert r.exit_code == 0, (c, r.output)
+        assert "finita" not in r.output, (c, r.output)
+        outputs.append(r.output)
+    state = json.loads((tmp_path / "prova.json").read_text())
+    assert state["turn"]["number"] == 2 and state["players"][0]["life"] == 17
+    assert "Inizia la sottofase di cancellazione (turno 1" in outputs[1]
+    assert "Bruno pesca una carta" in outputs[2]
+    assert "508.8" in outputs[-1] and "Mi fermo alla fine del turno" in outputs[-1]

@@ -179,3 +179,49 @@ def test_events_and_pending_are_json_serialisable():
     json.dumps([e.to_dict() for e in ev])
     json.dumps(g.pending)
     assert set(ev[0].to_dict()) >= {"rules", "text", "kind", "objects", "players", "turn", "step"}
+
+
+def test_each_player_discards_choices_in_apnap_order_then_together():
+    hand = lambda p: [card(f"{p}h{i}", f"Carta {p}{i}") for i in range(3)]
+    players = [{"id": "p1", "hand": hand("p1")}, {"id": "p2", "hand": hand("p2")},
+               {"id": "p3", "hand": [card("p3h0", "Unica")]}]
+    g = game(variant="free-for-all", players=players, active="p2")
+    g.act("each_player_discards", count=2)
+    p = g.pending
+    assert p["kind"] == "discard" and p["player"] == "p2" and p["rules"] == ["701.9a", "101.4"]
+    with pytest.raises(IllegalAction) as ei:
+        g.decide({"cards": ["p2h0"]})
+    assert ei.value.rules == ["701.9a"]
+    g.decide({"cards": ["p2h0", "p2h1"]})
+    assert g.pending["player"] == "p1"                     # p3 has no choice: one card
+    assert zone_ids(g, "p2", "hand") == ["p2h0", "p2h1", "p2h2"]     # nothing discarded yet
+    ev = g.decide()
+    assert [e.players for e in find(ev, "discard")] == [["p2"], ["p3"], ["p1"]]
+    assert all(e.rules == ["701.9a", "101.4"] for e in find(ev, "discard"))
+    assert zone_ids(g, "p1", "graveyard") == ["p1h1", "p1h2"] and zone_ids(g, "p3", "hand") == []
+
+
+def test_copy_an_ability_on_the_stack():
+    g = game(stack=[{"id": "ab", "kind": "ability", "controller": "p2", "text": "Abilità",
+                     "source": "a1"}],
+             players=[{"id": "p1", "graveyard": [card("a1")]}, {"id": "p2"}])
+    ev = g.act("copy_spell", spell="ab")
+    assert find(ev, "copy")[0].rules == ["707.10", "707.10b"]
+    top = g.state.stack[-1]
+    assert top.kind == "ability" and top.source == "a1" and top.controller == "p2"
+    with pytest.raises(IllegalAction) as ei:
+        g.act("copy_spell", spell="nessuna")
+    assert ei.value.rules == ["707.10"]
+
+
+def test_action_parameters_checked_in_italian():
+    g = game()
+    with pytest.raises(IllegalAction) as ei:
+        g.act("draw", giocatore="p1")
+    assert "parametro sconosciuto" in ei.value.message and "player" in ei.value.message
+    with pytest.raises(IllegalAction) as ei:
+        g.act("deal_damage", target="p2")
+    assert "mancano parametri obbligatori" in ei.value.message and "amount" in ei.value.message
+    with pytest.raises(IllegalAction) as ei:
+        g.act("create_token", controller="p1", name="X", types=["dungeon"])
+    assert "types" in ei.value.message

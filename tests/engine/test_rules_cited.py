@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge.engine import game as _game  # noqa: F401  (registers everything)
-from judge.engine.registry import ACTIONS, DECISIONS, SBAS, TBAS
+from judge.engine.registry import ACTIONS, DECISIONS, EFFECTS, SBAS, TBAS
 from judge.engine.steps import STEPS
 
 from engine_helpers import RULES, RULES_FILE
@@ -30,7 +30,8 @@ def test_rules_file_parsed():
     assert "704.5l" not in RULES and "704.5o" not in RULES
 
 
-@pytest.mark.parametrize("registry", [TBAS, SBAS, ACTIONS], ids=["tba", "sba", "actions"])
+@pytest.mark.parametrize("registry", [TBAS, SBAS, ACTIONS, EFFECTS],
+                         ids=["tba", "sba", "actions", "effects"])
 def test_every_registered_citation_exists(registry):
     missing = {name: [r for r in entry.cites if r not in RULES] for name, entry in registry.items()}
     assert not {k: v for k, v in missing.items() if v}
@@ -61,10 +62,12 @@ def test_required_turn_based_actions_registered():
     assert set(TBAS) == {f"703.4{x}" for x in "abcdefghijkmnpq"}
 
 
-def test_required_state_based_actions_registered():
-    required = {f"704.5{x}" for x in "abcdfghijkmnqsv"} | {"704.6a", "704.6b", "704.6c"}
-    assert required <= set(SBAS)
-    assert all(re.fullmatch(r"704\.[56][a-z]", n) for n in SBAS)
+def test_every_state_based_action_of_the_edition_registered():
+    """704.5a–z and 704.6a–f as the edition in force numbers them: one function each."""
+    in_force = {n for n in RULES if re.fullmatch(r"704\.[56][a-z]", n)}
+    assert set(SBAS) == in_force
+    assert {"704.5e", "704.5t", "704.5u", "704.5w", "704.5x", "704.5y", "704.5z", "704.6d",
+            "704.6f"} <= set(SBAS)
 
 
 def test_tba_cites_the_step_rule_its_text_points_to():
@@ -81,7 +84,11 @@ def test_sba_texts_match_their_subject():
              "704.5i": "loyalty 0", "704.5j": "legend rule", "704.5k": "world rule",
              "704.5m": "Aura", "704.5n": "Equipment", "704.5q": "+1/+1 counter",
              "704.5s": "Saga", "704.5v": "defense 0", "704.6a": "Two-Headed Giant",
-             "704.6b": "fifteen", "704.6c": "21"}
+             "704.6b": "fifteen", "704.6c": "21", "704.5e": "copy of a spell",
+             "704.5t": "dungeon", "704.5u": "space sculptor", "704.5w": "protector",
+             "704.5x": "Siege", "704.5y": "Role", "704.5z": "speed", "704.6d": "commander",
+             "704.6e": "scheme", "704.6f": "phenomenon", "704.5r": "counters",
+             "704.5p": "attached"}
     for number, word in words.items():
         assert word in rule_text(number), number
 
@@ -95,7 +102,24 @@ def test_step_priority_rules_say_priority():
 
 def test_decisions_have_validators():
     assert {"declare_attackers", "declare_blockers", "combat_damage_assignment", "discard",
-            "legend_rule", "choose_defending_player"} <= set(DECISIONS)
+            "legend_rule", "choose_defending_player", "order_triggers", "venture_room",
+            "choose_protector", "choose_sectors", "commander_zone"} <= set(DECISIONS)
+
+
+def test_rules_triggers_cite_the_rule_that_defines_them():
+    """The first rule an effect cites is the one that defines the triggered ability."""
+    words = {"monarch_draw": "monarch’s end step", "monarch_steal": "deals combat damage to the monarch",
+             "initiative_venture": "ventures into Undercity",
+             "initiative_steal": "deal combat damage to the player who has the initiative",
+             "speed": "your speed increases by 1", "siege": "last defense counter"}
+    assert set(EFFECTS) == set(words)
+    for kind, word in words.items():
+        assert word in rule_text(EFFECTS[kind].cites[0]), kind
+
+
+def test_apnap_rules_say_apnap():
+    assert "APNAP" in rule_text("603.3b") and "active player" in rule_text("101.4")
+    assert "left the game" in rule_text("800.4h") and "next player in turn order" in rule_text("800.4j")
 
 
 def test_corpus_resolves_every_citation():

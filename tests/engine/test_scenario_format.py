@@ -198,3 +198,72 @@ def test_docs_example_loads_and_steps():
     g = Game.from_dict(example)
     g.step()
     assert g.pending["kind"] == "combat_damage_assignment"
+
+
+# --- fields for copies, dungeons, sectors, speed, Planechase and waiting triggers -------------
+
+ROOMS = [{"name": "A", "text": "Profetizza 1.", "to": ["B", "C"]},
+         {"name": "B", "text": "", "to": ["C"]}, {"name": "C", "text": "Pesca."}]
+
+
+def test_round_trip_with_the_newer_fields():
+    players = [{"id": "p1", "speed": 2, "completed_dungeons": ["Undercity"],
+                "command": [card("dg", types=("dungeon",), rooms=ROOMS, venture_marker="B"),
+                            card("pl", types=("plane",))],
+                "planar_deck": [card("ph", types=("phenomenon",))],
+                "exile": [card("cp", copy="card")],
+                "graveyard": [card("cmd", commander=True, moved_since_sba=True)]},
+               {"id": "p2"}]
+    d = scenario([perm("s", sector="beta", control_effect=True, owner="p2")], players=players,
+                 options={"planechase": True}, planar_controller="p2",
+                 stack=[{"id": "t1", "kind": "ability", "controller": "p1", "text": "Monarca",
+                         "rules": ["725.2"], "effect": {"kind": "monarch_draw"}}],
+                 waiting_triggers=[{"id": "t2", "controller": "p2", "text": "Velocità",
+                                    "rules": ["702.179d"], "effect": {"kind": "speed"}}])
+    d["turn"]["speed_triggered"] = ["p2"]
+    out = to_dict(parse(d))
+    assert to_dict(parse(json.loads(json.dumps(out)))) == out
+    assert out["players"][0]["command"][0]["venture_marker"] == "B"
+    assert out["waiting_triggers"][0]["effect"] == {"kind": "speed"}
+    assert out["battlefield"][0]["sector"] == "beta"
+
+
+def test_dungeon_marker_defaults_to_the_topmost_room():
+    st = parse(scenario(players=[{"id": "p1", "command": [card("dg", types=("dungeon",),
+                                                                rooms=ROOMS)]}, {"id": "p2"}]))
+    assert st.players[0].command[0].venture_marker == "A"               # 309.4a
+
+
+@pytest.mark.parametrize("mutate,path", [
+    (lambda d: d["players"][0]["exile"].append(card("x", copy="forse")), "players[0].exile[0].copy"),
+    (lambda d: d["battlefield"].append(perm("x", sector="delta")), "battlefield[0].sector"),
+    (lambda d: d["players"][0].update(speed=7), "players[0].speed"),
+    (lambda d: d["players"][0]["command"].append(card("dg", types=("dungeon",), rooms=[
+        {"name": "A", "to": ["Z"]}, {"name": "Z", "to": ["A"]}])), "players[0].command[0].rooms[1].to[0]"),
+    (lambda d: d["players"][0]["command"].append(card("dg", types=("dungeon",), rooms=ROOMS,
+                                                       venture_marker="Q")),
+     "players[0].command[0].venture_marker"),
+    (lambda d: d["battlefield"].append(perm("dg", types=("dungeon",), rooms=ROOMS)),
+     "battlefield[0]"),
+    (lambda d: d["players"][0]["command"].extend([card("d1", types=("dungeon",), rooms=ROOMS),
+                                                   card("d2", types=("dungeon",), rooms=ROOMS)]),
+     "players[0].command[1]"),
+    (lambda d: d["players"][0]["command"].append(card("pl", types=("plane",))),
+     "players[0].command[0]"),
+    (lambda d: d.update(planar_controller="p1"), "planar_controller"),
+    (lambda d: d.update(waiting_triggers=[{"id": "t", "controller": "p9"}]),
+     "waiting_triggers[0].controller"),
+    (lambda d: d.update(waiting_triggers=[{"id": "t", "controller": "p1",
+                                           "effect": {"kind": "volare"}}]),
+     "waiting_triggers[0].effect.kind"),
+    (lambda d: d.update(stack=[{"id": "t", "kind": "ability", "controller": "p1",
+                                "effect": {"kind": "monarch_steal", "player": "p1"}}]),
+     "stack[0].effect.creature"),
+])
+def test_newer_fields_are_validated_with_their_path(mutate, path):
+    d = scenario(players=[{"id": "p1"}, {"id": "p2"}])
+    for p in d["players"]:
+        for z in ("exile", "command"):
+            p.setdefault(z, [])
+    mutate(d)
+    assert path in [p for p, _ in errors_of(d).errors]

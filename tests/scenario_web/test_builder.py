@@ -20,7 +20,7 @@ def test_start_page_offers_variant_import_and_library(sim):
     html = sim.page("/simulatore")
     assert 'action="/simulatore/nuovo"' in html
     assert 'action="/simulatore/importa"' in html
-    assert "Gigante a Due Teste" in html
+    assert "Two-Headed Giant" in html
     assert "Due leggende con lo stesso nome" in html and "/simulatore/libreria/leggende/avvia" in html
     assert 'href="/static/scenario.css"' in html
 
@@ -50,7 +50,7 @@ def test_variant_sets_starting_life_and_players(sim):
 def test_bad_player_count_is_an_italian_422(sim):
     r = sim.post("/simulatore/nuovo", {"variant": "two-headed-giant", "players": "3"})
     assert r.status_code == 422
-    assert "Gigante a Due Teste richiede due squadre" in r.get_data(as_text=True)
+    assert "Two-Headed Giant richiede due squadre" in r.get_data(as_text=True)
     r = sim.post("/simulatore/nuovo", {"variant": "two-player", "players": "99"})
     assert r.status_code == 422 and "numero di giocatori fra 2 e 8" in r.get_data(as_text=True)
 
@@ -190,8 +190,8 @@ def test_import_errors_are_italian_4xx(sim):
 
 def test_too_many_cards_and_body_limit(sim, client, token):
     d = new_scenario()
-    d["players"][0]["library"] = [{"id": f"l{i}", "name": "C", "types": []} for i in range(1501)]
-    r = sim.post("/simulatore/importa", {"json": json.dumps(d)})
+    d["players"][0]["library"] = [{"id": f"l{i}", "name": "C", "types": []} for i in range(1471)]
+    r = sim.post("/simulatore/importa", {"json": json.dumps(d)})      # + Bruno's 30 placeholders
     assert r.status_code == 422 and "troppe carte: 1501" in r.get_data(as_text=True)
     url = sim.new()
     r = sim.post(url, {"players[0].name": "A", "players[0].library": "251"})
@@ -218,3 +218,61 @@ def test_unknown_ids_are_italian_404s(client):
         assert r.status_code == 404 and "Scenario non trovato" in r.get_data(as_text=True)
     r = client.get("/api/scenari/aaaaaaaaaaaaaaaaaaaa")
     assert r.status_code == 404 and r.get_json()["error"]["message"].startswith("Scenario non trovato")
+
+
+def test_import_errors_are_shown_beside_the_import_field(sim):
+    d = new_scenario()
+    d["players"] = d["players"][:1]                      # a two-player game with one player
+    r = sim.post("/simulatore/importa", {"json": json.dumps(d)})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    field = re.search(r'<textarea id="sc-json"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in field and 'aria-describedby="sc-json-err"' in field
+    err = re.search(r'<span class="sc-field-error sc-import-err" id="sc-json-err"[^>]*>(.*?)</span>',
+                    html, re.S).group(1)
+    assert "esattamente 2 giocatori" in err and "<code>players</code>" in err
+    # the new-scenario form's "Giocatori" field is not blamed for the file
+    players = re.search(r'<input id="sc-players"[^>]*>', html).group(0)
+    assert "aria-invalid" not in players and 'id="sc-players-err"' not in html
+
+
+def test_builder_edits_the_whole_state(sim, client):
+    """Mana pools, commander damage, teams, the stack, counters of any kind."""
+    url = sim.new("commander")
+    html = sim.page(url)
+    assert 'name="players[0].mana_pool"' in html and 'name="pila.text"' in html
+    assert "Danno da combattimento da Comandante di Alice (Alice)" in html
+    url = sim.save(url, {"players[1].name": "Bruno", "players[1].mana_pool": "rosso: 2, G 1",
+                         "players[1].commander_damage[0]": "21", "players[2].name": "Carla",
+                         "players[2].team": "AB", "players[3].name": "Dario", "players[3].team": "AB", "pila.kind": "spell", "pila.text": "Fulmine",
+                         "pila.controller": "p2", "nuovo.name": "Orso", "nuovo.power": "2",
+                         "nuovo.toughness": "2", "nuovo.counters": "sopravvivenza: 2"})
+    d = json.loads(client.get(url + "/scenario.json").data)
+    assert d["players"][1]["mana_pool"] == {"R": 2, "G": 1}
+    assert d["players"][1]["commander_damage"] == {"p1-cmd": 21}
+    assert [p["team"] for p in d["players"][2:]] == ["AB", "AB"]
+    assert d["stack"][0]["kind"] == "spell" and d["stack"][0]["card"]["name"] == "Fulmine"
+    assert d["battlefield"][0]["counters"] == {"sopravvivenza": 2}
+    html = sim.page(url)
+    assert 'value="rosso: 2, verde: 1"' in html or 'value="verde: 1, rosso: 2"' in html
+    assert re.search(r'name="players\[1\]\.commander_damage\[0\]" value="21"', html)
+    # an ability on top, then the spell taken away
+    url = sim.save(url, {"pila.kind": "ability", "pila.text": "Pesca una carta", "pila.controller": "p1",
+                         "pila.source": d["battlefield"][0]["id"]})
+    d = json.loads(client.get(url + "/scenario.json").data)
+    assert [s["kind"] for s in d["stack"]] == ["spell", "ability"] and d["stack"][1]["source"]
+    url = sim.save(url, {"azione": "rimuovi_pila:0"})
+    assert [s["text"] for s in json.loads(client.get(url + "/scenario.json").data)["stack"]] == ["Pesca una carta"]
+    # a bad pool is shown beside its field
+    r = sim.post(url, {"players[0].name": "Alice", "players[0].mana_pool": "viola: 3"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and 'mana sconosciuto &#34;viola&#34;' in body
+    assert 'id="f-players-0-mana_pool-err"' in body
+
+
+def test_two_headed_giant_life_is_the_teams(sim, client):
+    url = sim.new("two-headed-giant")
+    url = sim.save(url, {"players[0].name": "Alice", "players[0].life": "25"})
+    d = json.loads(client.get(url + "/scenario.json").data)
+    assert [p["life"] for p in d["players"]] == [25, 25, 30, 30]          # 810.4: shared
+    assert [p["team"] for p in d["players"]] == ["A", "A", "B", "B"]

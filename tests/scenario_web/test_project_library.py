@@ -3,11 +3,14 @@ rule pages link to the scenarios that exercise them."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from judge.engine import Game
 from judge.web import create_app, library
+from judge.web import scenario_views as views
 
 from .conftest import TOKEN_RE
 
@@ -55,3 +58,132 @@ def test_rule_page_lists_library_scenarios(real):
     assert f'href="/simulatore/libreria/{entry.slug}/avvia"' in html
     assert "Prova nel simulatore" not in c.get("/regole/100.1").get_data(as_text=True) or \
         library.scenarios_for_rule("100.1")
+
+
+def test_library_page_groups_by_section_with_questions_and_answers(real):
+    c, _ = real
+    html = c.get("/simulatore/libreria").get_data(as_text=True)
+    sections = re.findall(r'<h2 id="sezione-(\d+)">', html)
+    assert sections == sorted(sections, key=int) and len(sections) == len(set(sections)) >= 8
+    assert "Azioni generate dallo stato" in html                     # the section's Italian title
+    for e in ENTRIES:
+        item = html.split(f'<li id="{e.slug}">', 1)[1].split("</li>", 1)[0]
+        assert e.question in item.replace("&#39;", "'").replace("&#34;", '"')
+        assert "<summary>Mostra la risposta</summary>" in item
+        assert f'/simulatore/libreria/{e.slug}/avvia' in item
+    # each entry sits under the section of its first rule
+    block = html.split('<h2 id="sezione-704">', 1)[1].split("<h2 ", 1)[0]
+    assert 'id="regola-delle-leggende"' in block
+    assert 'href="/simulatore/libreria"' in c.get("/simulatore").get_data(as_text=True)
+
+
+def test_stepper_asks_the_question_and_marks_the_answer(real):
+    c, tok = real
+    g = c.get("/simulatore/libreria/tocco-letale-e-travolgere/avvia").location
+    html = c.get(g).get_data(as_text=True)
+    lesson = html.split('class="sc-lesson', 1)[1].split("</section>", 1)[0]
+    assert "Quanto danno può travolgere?" in lesson
+    assert 'href="/regole/702.19b"' in lesson                          # the rules involved
+    assert "<summary>Mostra la risposta</summary>" in lesson and "Punti vita di Bruno: 16" in lesson
+    assert "Non più sul campo di battaglia: Muro di Pietra" in lesson
+    assert "raggiunto l'esito atteso" not in lesson and "il tavolo non c'è ancora" in lesson
+    g = c.post(g, data={"csrf_token": tok, "azione": "passo"}).location
+    g = c.post(g, data={"csrf_token": tok, "azione": "predefinita"}).location
+    lesson = c.get(g).get_data(as_text=True).split('class="sc-lesson', 1)[1].split("</section>", 1)[0]
+    assert lesson.startswith(" sc-reached") and "✓ Il tavolo ha raggiunto l'esito atteso" in lesson
+    # a different answer: no mark
+    g2 = c.get("/simulatore/libreria/tocco-letale-e-travolgere/avvia").location
+    g2 = c.post(g2, data={"csrf_token": tok, "azione": "passo"}).location
+    g2 = c.post(g2, data={"csrf_token": tok, "azione": "decidi", "dmg-0-0": "5", "dmg-0-1": "0"}).location
+    assert "raggiunto l'esito atteso" not in c.get(g2).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.slug for e in ENTRIES])
+def test_every_expected_outcome_is_shown_in_words(entry):
+    """Each check of a scenario's ``expected.state`` (every kind the engine's library
+    checks) becomes a line of the revealed answer, naming players and objects, not ids."""
+    data = json.loads(entry.path.read_text(encoding="utf-8"))
+    game = Game.from_dict(data)
+    for key, value in data["expected"]["state"].items():
+        lines = views.expected_lines(game.state, {key: value}, data)
+        assert lines, (entry.slug, key)
+        for oid in (value if isinstance(value, (dict, list)) else [value]):
+            if isinstance(oid, str) and (game.state.has_player(oid) or game.state.perm(oid)):
+                assert any(game.state.name_of(oid) in ln for ln in lines), (key, oid, lines)
+
+
+def decision_fields(pending: dict, answer) -> dict:
+    """The stepper's form fields that give ``answer`` to ``pending`` (the inverse of
+    scenario_play.answer_from_form), or the JSON field for a kind without a form."""
+    kind, opts = pending["kind"], pending.get("options") or {}
+    answer = pending["default"] if answer is None else answer
+    if kind in ("choose_defending_player", "choose_protector"):
+        return {"player": answer["player"]}
+    if kind == "commander_zone":
+        return {"comandante": answer["to_command_zone"]}
+    if kind == "venture_room":
+        return {"room": answer["room"]}
+    if kind == "choose_sectors":
+        return {f"sect-{i}": answer["sectors"][c["id"]] for i, c in enumerate(opts["creatures"])}
+    if kind == "order_triggers":
+        return {f"ord-{i}": str(answer["order"].index(a["id"]) + 1)
+                for i, a in enumerate(opts["abilities"])}
+    if kind == "declare_attackers":
+        chosen = {a["id"]: a["target"] for a in answer["attackers"]}
+        return {f"att-{i}": chosen.get(c["id"], "") for i, c in enumerate(opts["creatures"])}
+    if kind == "declare_blockers":
+        chosen = {b["id"]: b["blocking"] for b in answer["blockers"]}
+        return {f"blk-{i}": chosen.get(c["id"], "") for i, c in enumerate(opts["creatures"])}
+    if kind == "combat_damage_assignment":
+        return {f"dmg-{i}-{j}": str(answer["assignments"].get(c["id"], {}).get(r, 0))
+                for i, c in enumerate(opts["creatures"]) for j, r in enumerate(c["recipients"])}
+    if kind == "legend_rule":
+        return {"keep": answer["keep"]}
+    if kind == "discard":
+        return {"scarta": answer["cards"]}
+    return {"risposta_json": json.dumps(answer)}
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.slug for e in ENTRIES])
+def test_the_stepper_reaches_each_library_answer_with_its_own_forms(real, entry):
+    """A library scenario played in the browser (judge actions and steps through the API,
+    decisions through the stepper's own form fields) reaches its expected outcome, and the
+    stepper says so."""
+    c, tok = real
+    data = json.loads(entry.path.read_text(encoding="utf-8"))
+    ident = c.get(f"/simulatore/libreria/{entry.slug}/avvia").location.rsplit("/", 1)[1]
+
+    def api(body: dict) -> dict:
+        nonlocal ident
+        r = c.post(f"/api/scenari/{ident}/azioni", json=body)
+        assert r.status_code == 201, (body, r.get_json())
+        out = r.get_json()
+        ident = out["id"]
+        return out
+
+    for action in data["expected"]["actions"]:
+        if "decide" in action:
+            state = c.get(f"/api/scenari/{ident}").get_json()
+            fields = decision_fields(state["in_attesa"], action["decide"])
+            html = c.get(f"/s/{ident}").get_data(as_text=True)
+            for name in fields:
+                assert f'name="{name}"' in html, (name, state["in_attesa"]["kind"])
+            r = c.post(f"/s/{ident}", data={"csrf_token": tok, "azione": "decidi", **fields})
+            assert r.status_code == 303, r.get_data(as_text=True)[-3000:]
+            ident = r.location.rsplit("/", 1)[1]
+        elif "act" in action:
+            params = {k: v for k, v in action.items() if k != "act"}
+            api({"type": "act", "name": action["act"], "params": params})
+        elif "step" in action:
+            for _ in range(action["step"]):
+                api({"type": "step"})
+        else:                                   # step_to, taking defaults as the engine does
+            out = api({"type": "step_to", "step": action["step_to"]})
+            while action.get("defaults") and out["in_attesa"] and not out["risultato"]:
+                out = api({"type": "decide", "answer": None})
+                s = out["stato"]
+                if not out["in_attesa"] and s["turn"]["step"] != action["step_to"] or s["stack"]:
+                    out = api({"type": "step_to", "step": action["step_to"]})
+    html = c.get(f"/s/{ident}").get_data(as_text=True)
+    assert "✓ Il tavolo ha raggiunto l&#39;esito atteso" in html or \
+        "✓ Il tavolo ha raggiunto l'esito atteso" in html, entry.slug

@@ -13,10 +13,13 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge import ROOT
 from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
-                                      ScenarioStore, StoreError, json_depth, valid_id)
+                                      ScenarioStore, StoreError, canonical, canonical_edited,
+                                      json_depth, valid_id)
 
 
 def doc(n: int, size: int = 0) -> dict:
@@ -177,3 +180,31 @@ def test_writer_killed_mid_write_keeps_every_acknowledged_save(tmp_path, kill_af
     # The store still takes saves after the crash.
     ident = store.save(doc(999), "scenario")
     assert store.load(ident) == ("scenario", doc(999))
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids, max_size=3),
+                     max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(scenario=st.dictionaries(st.text(max_size=6), _json, max_size=4),
+       actions=st.lists(st.dictionaries(st.text(max_size=6), _json, max_size=3), max_size=4),
+       redo=st.lists(st.dictionaries(st.text(max_size=6), _json, max_size=2), max_size=2),
+       action=st.dictionaries(st.text(max_size=6), _json, max_size=3),
+       new_redo=st.lists(st.dictionaries(st.text(max_size=4), _json, max_size=2), max_size=2))
+def test_a_game_one_action_apart_is_encoded_without_its_actions(scenario, actions, redo, action, new_redo):
+    """The saved JSON of a document with one action more (a step, redo) or less (undo),
+    made by splicing, is exactly its canonical JSON (so ids and permalinks do not change),
+    whatever the content."""
+    doc = {"format": "judge-partita", "version": 1, "scenario": scenario, "actions": actions, "redo": redo}
+    old = canonical(doc)
+    more = {**doc, "actions": [*actions, action], "redo": new_redo}
+    assert canonical_edited(old, doc, new_redo, append=action) == canonical(more)
+    if actions:
+        less = {**doc, "actions": actions[:-1], "redo": new_redo}
+        assert canonical_edited(old, doc, new_redo, drop_last=True) == canonical(less)
+    else:
+        assert canonical_edited(old, doc, new_redo, drop_last=True) is None
+    assert canonical_edited(old, {**doc, "x": 1}, new_redo, append=action) is None
+    assert canonical_edited(b"{}", doc, new_redo, append=action) is None

@@ -1,0 +1,286 @@
+"""The stepper and the games' JSON API (routes of the "scenario" blueprint).
+
+A game is opened through scenario_history (a cached snapshot, not a replay from the
+start); every action, judge actions included, is one more entry in the game document,
+saved under a new permalink.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import current_app, jsonify, redirect, render_template, request, url_for
+
+from judge.engine import IllegalAction, ScenarioError
+from judge.engine.steps import STEP_NAMES
+from judge.web import scenario_actions as acts
+from judge.web import scenario_forms as forms
+from judge.web import scenario_play as play
+from judge.web import scenario_views as views
+from judge.web.errors import error_response
+from judge.web.scenario import (KIND_GAME, KIND_SCENARIO, BadRequest, _api_body, _download,
+                                _load, _load_raw, _save, _store_document, _url_for_doc, bp,
+                                histories, rule_info, rule_url)
+from judge.web.scenario_history import LOG_EVENTS, Save
+from judge.web.scenario_store import StoreError
+
+LAST_EVENTS = 12            # "what just happened", above the board
+
+
+class _Redirect(Exception):
+    def __init__(self, url: str):
+        self.url = url
+
+
+@bp.errorhandler(_Redirect)
+def _redirect(e: _Redirect):
+    return redirect(e.url, 303)
+
+
+def _game(ident: str, log: int | None = LOG_EVENTS,
+          loaded: tuple[str, dict, bytes] | None = None) -> tuple[dict, play.Played]:
+    kind, doc, data = loaded or _load_raw(ident)
+    if kind != KIND_GAME:
+        raise _Redirect(url_for("scenario.modifica", ident=ident))
+    try:
+        played = histories().open(ident, doc, log)
+    except ScenarioError as e:
+        raise BadRequest(422, "Lo scenario di partenza di questa partita non è più valido.",
+                         list(e.errors)) from None
+    played.doc_data = data
+    return doc, played
+
+
+def _save_game(save: Save) -> str:
+    try:
+        return histories().save(save, KIND_GAME)
+    except StoreError as e:
+        raise BadRequest(413, e.message) from None
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
+                  error: IllegalAction | None = None, sel=None,
+                  field_errors: dict[str, list[str]] | None = None):
+    game = played.game
+    if sel is not None and sel.get("azione") not in ("decidi", "vai", "giudice"):
+        sel = None
+    groups = play.log_groups(played)
+    last = played.steps[-1] if played.steps and played.steps[-1][0] == played.n_actions - 1 else None
+    lesson = views.lesson(game, doc.get("scenario") or {})
+    rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
+                   | set((game.pending or {}).get("rules", []))
+                   | set(error.rules if error else [])
+                   | set((game.result or {}).get("rules", []))
+                   | set(lesson["rules"] if lesson else []))
+    info = {n: rule_info(n) for n in rules}
+    st = game.state
+    judge = views.judge_panel(game, request.args, sel if sel is not None and
+                              sel.get("azione") == "giudice" else None, field_errors)
+    acts_done = doc.get("actions") or []
+    return render_template(
+        "scenario_stepper.html", ident=ident, doc=doc, played=played, game=game, st=st,
+        title=st.title or "Scenario", board=views.board(game), groups=groups, rules=info,
+        decision=views.decision_view(game), error=error, sel=sel, steps=forms.STEPS_IT,
+        step_names=STEP_NAMES, variants=forms.VARIANTS_IT, day_night=forms.DAY_NIGHT_IT,
+        can_undo=bool(acts_done), can_redo=bool(doc.get("redo")),
+        redo_label=play.describe(doc["redo"][0], st) if doc.get("redo") else "",
+        undo_label=play.describe(acts_done[-1], st) if acts_done else "",
+        permalink=url_for("scenario.partita", ident=ident, _external=True),
+        zones=forms.ZONES_IT, result=game.result, judge=judge, lesson=lesson,
+        last=last, last_events=LAST_EVENTS,
+        judge_labels={i: play.describe(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
+        full_log=request.args.get("registro") == "completo",
+    ), status
+
+
+@bp.get("/s/<ident>")
+def partita(ident: str):
+    full = request.args.get("registro") == "completo"
+    try:
+        doc, played = _game(ident, None if full else LOG_EVENTS)
+    except _Redirect as r:
+        return redirect(r.url, 303)
+    return _stepper_page(ident, doc, played)
+
+
+def _action_from_form(form) -> tuple[str, dict | None]:
+    azione = form.get("azione", "")
+    if azione == "passo":
+        return azione, {"type": "step"}
+    if azione == "turno":
+        return azione, {"type": "next_turn"}
+    if azione == "vai":
+        target = form.get("fino_a", "")
+        if target == "turno":
+            return azione, {"type": "next_turn"}
+        if target not in STEP_NAMES:
+            raise IllegalAction("scegli una sottofase valida")
+        return azione, {"type": "step_to", "step": target}
+    if azione in ("annulla", "ripeti"):
+        return azione, None
+    if azione == "predefinita":
+        return azione, {"type": "decide", "answer": None}
+    if azione == "decidi":
+        return azione, {"type": "decide", "answer": "FORM"}
+    if azione == "giudice":
+        name = form.get("nome", "")
+        if name not in acts.ACTIONS:
+            raise IllegalAction("azione del giudice sconosciuta: scegline una dall'elenco")
+        return azione, {"type": "act", "name": name,
+                        "params": acts.params_from_form(acts.spec_for(name), form)}
+    raise IllegalAction("azione sconosciuta")
+
+
+@bp.post("/s/<ident>")
+def partita_azione(ident: str):
+    doc, played = _game(ident, log=0)
+    h = histories()
+    try:
+        azione, action = _action_from_form(request.form)
+        if azione == "annulla":
+            save = h.undo(played, doc)
+            if save is None:
+                raise IllegalAction("non c'è niente da annullare")
+        elif azione == "ripeti":
+            redone = h.redo(played, doc)
+            if redone is None:
+                raise IllegalAction("non c'è niente da ripetere")
+            save = redone[1]
+        else:
+            if action["type"] == "decide" and action.get("answer") == "FORM":
+                pending = played.game.pending
+                if pending is None:
+                    raise IllegalAction("nessuna decisione in sospeso")
+                action["answer"] = play.answer_from_form(pending, request.form)
+            if len(doc.get("actions") or []) >= forms.MAX_ACTIONS:
+                raise IllegalAction(f"troppe azioni in una partita (il limite è {forms.MAX_ACTIONS}): "
+                                    "esporta lo stato attuale e riparti da lì")
+            _, _, save = h.perform(played, doc, action)      # IllegalAction: nothing changed
+    except acts.FormError as e:
+        doc2, played2 = _game(ident)
+        by_field: dict[str, list[str]] = {}
+        for f, m in e.errors:
+            by_field.setdefault(f, []).append(m)
+        return _stepper_page(ident, doc2, played2, 422, sel=request.form, field_errors=by_field,
+                             error=IllegalAction("controlla i campi evidenziati"))
+    except IllegalAction as e:
+        doc2, played2 = _game(ident)          # a fresh open: the state shown is the saved one
+        return _stepper_page(ident, doc2, played2, 422, error=e, sel=request.form)
+    return redirect(url_for("scenario.partita", ident=_save_game(save)), 303)
+
+
+@bp.get("/s/<ident>/modifica")
+def partita_modifica(ident: str):
+    _, played = _game(ident, log=0)
+    ident2 = _save(played.game.to_dict(), KIND_SCENARIO)
+    return redirect(url_for("scenario.modifica", ident=ident2), 303)
+
+
+@bp.get("/s/<ident>/scenario.json")
+def stato_json(ident: str):
+    try:
+        _, played = _game(ident, log=0)
+    except _Redirect:
+        return redirect(url_for("scenario.bozza_json", ident=ident), 303)
+    return _download(played.game.to_dict(), f"scenario-{ident}.json")
+
+
+@bp.get("/s/<ident>/partita.json")
+def partita_json(ident: str):
+    kind, doc = _load(ident)
+    if kind != KIND_GAME:
+        return redirect(url_for("scenario.modifica", ident=ident), 303)
+    return _download(doc, f"partita-{ident}.json")
+
+
+@bp.get("/s/<ident>/registro.md")
+def registro_md(ident: str):
+    doc, played = _game(ident, log=None)
+    text = play.markdown_log(played.game.state.title, played,
+                             lambda n: rule_url(n, external=True),
+                             url_for("scenario.partita", ident=ident, _external=True))
+    resp = current_app.response_class(text, mimetype="text/markdown")
+    if request.args.get("scarica"):
+        resp.headers["Content-Disposition"] = f'attachment; filename="registro-{ident}.md"'
+    return resp
+
+
+# --- JSON API ---------------------------------------------------------------------------------
+
+def _game_json(ident: str, doc: dict, played: play.Played, events=None) -> dict:
+    g = played.game
+    return {"id": ident, "tipo": KIND_GAME,
+            "url": url_for("scenario.partita", ident=ident, _external=True),
+            "documento": doc, "stato": g.to_dict(),
+            "eventi": [e.to_dict() for e in (played.events if events is None else events)],
+            "in_attesa": g.pending, "risultato": g.result,
+            "interrotta": played.broken[1] if played.broken else None}
+
+
+def _game_response(ident: str, save: Save, played: play.Played, events, status: int):
+    """``_game_json`` as a response, with the document's canonical JSON (already made to
+    save it) put in as it is: encoding a 1,000-action document again would cost as much
+    as the step."""
+    out = _game_json(ident, {}, played, events)
+    # "documento" comes before every other object key, so its first occurrence is this one
+    head, tail = json.dumps(out, ensure_ascii=False).encode().split(b'"documento": {}', 1)
+    body = head + b'"documento": ' + save.data + tail
+    return current_app.response_class(body, status=status, mimetype="application/json")
+
+
+@bp.get("/api/scenari/<ident>")
+def api_get(ident: str):
+    kind, doc, data = _load_raw(ident)
+    if kind == KIND_GAME:
+        _, played = _game(ident, log=None, loaded=(kind, doc, data))
+        return jsonify(_game_json(ident, doc, played))
+    return jsonify({"id": ident, "tipo": KIND_SCENARIO,
+                    "url": url_for("scenario.modifica", ident=ident, _external=True),
+                    "documento": doc})
+
+
+@bp.post("/api/scenari")
+def api_save():
+    kind, ident = _store_document(_api_body())
+    return jsonify({"id": ident, "tipo": kind, "url": _url_for_doc(kind, ident, external=True)}), 201
+
+
+@bp.post("/api/scenari/<ident>/azioni")
+def api_action(ident: str):
+    body = _api_body()
+    kind, doc, data = _load_raw(ident)
+    if kind != KIND_GAME:
+        raise BadRequest(409, "Questo id è uno scenario, non una partita: salvalo come partita "
+                              "(format \"judge-partita\") per eseguire azioni.")
+    if not isinstance(body, dict):
+        raise BadRequest(422, 'Azione non valida: atteso un oggetto come {"type": "step"}.')
+    kind_ = body.get("type")
+    if kind_ not in ("undo", "redo"):
+        errs = [(p.replace("actions[0]", "azione"), m)
+                for p, m in play.check_game({**doc, "actions": [body]}) if p.startswith("actions")]
+        if errs:
+            raise BadRequest(422, "Azione non valida.", errs)
+        if len(doc.get("actions") or []) >= forms.MAX_ACTIONS:
+            raise BadRequest(422, f"Troppe azioni in una partita (il limite è {forms.MAX_ACTIONS}).")
+    _, played = _game(ident, log=0, loaded=(kind, doc, data))
+    h = histories()
+    try:
+        if kind_ == "undo":
+            save, events = h.undo(played, doc), []
+            if save is None:
+                raise BadRequest(422, "Non c'è niente da annullare.")
+        elif kind_ == "redo":
+            redone = h.redo(played, doc)
+            if redone is None:
+                raise BadRequest(422, "Non c'è niente da ripetere.")
+            events, save = redone
+        else:
+            _, events, save = h.perform(played, doc, body)
+    except IllegalAction as e:
+        return error_response(422, e.message[:1].upper() + e.message[1:] + ".", rules=e.rules)
+    new_ident = _save_game(save)
+    if kind_ == "undo":
+        played = h.opened(new_ident, save)
+    return _game_response(new_ident, save, played, events, 201)
