@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from judge.engine import chars
+from judge.engine import chars, terms
 from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
@@ -40,8 +40,8 @@ ACTION_LABELS = {
     "attach": "Assegna (Aura, Equipaggiamento)", "shuffle": "Rimescola il grimorio",
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
-    "copy_spell": "Copia una magia o un'abilità", "venture": "Si avventura nel dungeon",
-    "planeswalk": "Viaggia tra i piani",
+    "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
+    "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),

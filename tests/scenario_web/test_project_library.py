@@ -60,6 +60,16 @@ def test_rule_page_lists_library_scenarios(real):
         library.scenarios_for_rule("100.1")
 
 
+def test_every_library_file_is_an_entry_with_its_own_title_and_question():
+    """Both sets of scenarios (the engine's and the simulator's) load: no file is skipped as
+    unreadable, and no two share a slug, a title or a question."""
+    files = sorted(library.LIBRARY_DIR.glob("*.json"))
+    assert sorted(e.slug for e in ENTRIES) == sorted(p.stem for p in files)
+    for key in ("title", "question"):
+        values = [getattr(e, key) for e in ENTRIES]
+        assert all(values) and len(set(values)) == len(values), key
+
+
 def test_library_page_groups_by_section_with_questions_and_answers(real):
     c, _ = real
     html = c.get("/simulatore/libreria").get_data(as_text=True)
