@@ -764,7 +764,9 @@ def loads(text: str) -> State:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise ScenarioError([("", f"JSON non valido alla riga {e.lineno}, colonna {e.colno}: {e.msg}")]) from None
-    except (ValueError, RecursionError) as e:
+    except RecursionError:
+        raise ScenarioError([("", "JSON non valido: troppo annidato")]) from None
+    except ValueError as e:
         raise ScenarioError([("", f"JSON non valido: {e}")]) from None
     return parse(data)
 

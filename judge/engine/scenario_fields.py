@@ -105,6 +105,13 @@ def stack_fields(v, d: dict, path: str) -> dict:
     return {"rules": v.str_list(d, "rules", path), "effect": _effect(v, d, path)}
 
 
+def _shown(value: Any) -> str:
+    """A value quoted in an error: a string as it is (cut short), anything else by its type."""
+    if isinstance(value, str):
+        return value if len(value) <= 40 else value[:40] + "…"
+    return {list: "lista", dict: "oggetto"}.get(type(value), type(value).__name__)
+
+
 def _effect(v, d: dict, path: str) -> dict | None:
     from judge.engine.registry import EFFECTS
     eff = v.typed(d, "effect", path, "dict", None, nullable=True)
@@ -112,8 +119,8 @@ def _effect(v, d: dict, path: str) -> dict | None:
         return None
     p = f"{path}.effect"
     kind = eff.get("kind")
-    if kind not in EFFECTS:
-        v.err(f"{p}.kind", f'effetto sconosciuto "{kind}" (ammessi: {", ".join(sorted(EFFECTS))})')
+    if not isinstance(kind, str) or kind not in EFFECTS:
+        v.err(f"{p}.kind", f'effetto sconosciuto "{_shown(kind)}" (ammessi: {", ".join(sorted(EFFECTS))})')
         return None
     v.unknown_keys(eff, {"kind", *EFFECTS[kind].params}, p)
     out = {"kind": kind}
@@ -248,8 +255,8 @@ def _check_pending(v, st: State, players: set[str]) -> None:
         v.err("pending.default", "campo obbligatorio mancante")
         ok = False
     kind = p.get("kind")
-    if kind not in DECISIONS:
-        v.err("pending.kind", f'tipo di decisione sconosciuto "{kind}" '
+    if not isinstance(kind, str) or kind not in DECISIONS:
+        v.err("pending.kind", f'tipo di decisione sconosciuto "{_shown(kind)}" '
                               f'(ammessi: {", ".join(sorted(DECISIONS))})')
         ok = False
     if ok and p["player"] not in players:

@@ -211,3 +211,100 @@ def test_random_hostile_actions_raise_only_engine_errors(calls):
         if g.result is not None:
             break
     json.dumps(g.to_dict())
+
+
+# --- hostile saved decisions ----------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", [[], {}, ["legend_rule"], 3, None])
+def test_pending_or_effect_kind_of_any_json_type_is_a_validation_error(kind):
+    pending = {"id": "x", "kind": kind, "player": "p1", "rules": [], "prompt": "",
+               "options": {}, "default": {}}
+    with pytest.raises(ScenarioError) as ei:
+        Game.from_dict(scenario(pending=pending, procedure=["sba"]))
+    assert "pending.kind" in [p for p, _ in ei.value.errors]
+    waiting = [{"id": "t", "controller": "p1", "text": "x", "effect": {"kind": kind}}]
+    with pytest.raises(ScenarioError) as ei:
+        Game.from_dict(scenario(waiting_triggers=waiting))
+    assert "waiting_triggers[0].effect.kind" in [p for p, _ in ei.value.errors]
+
+
+def test_cli_unhashable_pending_kind_and_deep_file_are_reported(tmp_path):
+    data = scenario(pending={"id": "x", "kind": ["a"], "player": "p1", "rules": [], "prompt": "",
+                             "options": {}, "default": {}}, procedure=["sba"])
+    r = run("passo", write(tmp_path, data))
+    assert r.exit_code == 2 and 'pending.kind: tipo di decisione sconosciuto "lista"' in r.output
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"pending": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    r = run("passo", str(deep))
+    assert r.exit_code == 2 and "JSON non valido: troppo annidato" in r.output
+
+
+def _saved_decisions() -> list[dict]:
+    """Saved states waiting on decisions of several kinds."""
+    sculptor = [perm("sc", keywords=["space sculptor"]), perm("y", controller="p2")]
+    boards = [
+        scenario([perm("k1", name="K", supertypes=["legendary"]),
+                  perm("k2", name="K", supertypes=["legendary"])]),
+        scenario(sculptor),
+        scenario([perm("bt", counters={"defense": 3}, types=("battle",), subtypes=["Siege"])],
+                 variant="free-for-all",
+                 players=[{"id": "p1"}, {"id": "p2"}, {"id": "p3"}]),
+        scenario([perm("a", p=3, t=3, keywords=["trample"]), perm("w1", controller="p2"),
+                  perm("w2", controller="p2")], step="declare_blockers",
+                 combat={"defending_players": ["p2"], "blockers_declared_by": ["p2"],
+                         "attackers": [{"id": "a", "target": "p2", "blocked": True}],
+                         "blockers": [{"id": "w1", "blocking": ["a"]},
+                                      {"id": "w2", "blocking": ["a"]}]}),
+        scenario(step="end", players=[{"id": "p1", "hand": library("h", 9)}, {"id": "p2"}]),
+    ]
+    out = []
+    for data in boards:
+        g = Game.from_dict(data)
+        g.step()
+        assert g.pending is not None
+        out.append(g.to_dict())
+    trig = Game.from_dict(scenario())
+    trig.act("trigger", abilities=[{"controller": "p1", "text": "A"},
+                                   {"controller": "p1", "text": "B"}])
+    out.append(trig.to_dict())
+    return out
+
+
+SAVED = _saved_decisions()
+
+
+@st.composite
+def mutated_pending(draw):
+    """A saved decision with one to three of its values, at any depth, replaced or removed."""
+    data = json.loads(json.dumps(draw(st.sampled_from(SAVED))))
+    for _ in range(draw(st.integers(1, 3))):
+        if "pending" not in data:
+            break
+        node, key = data, "pending"
+        while isinstance(node[key], (dict, list)) and node[key] and draw(st.booleans()):
+            node = node[key]
+            key = draw(st.sampled_from(sorted(node) if isinstance(node, dict)
+                                       else range(len(node))))
+        if isinstance(node, dict) and draw(st.integers(0, 4)) == 0:
+            del node[key]
+        else:
+            node[key] = draw(HOSTILE)
+    return data
+
+
+@settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_pending(), HOSTILE)
+def test_hostile_saved_decisions_raise_only_engine_errors(data, answer):
+    """Any damage to a saved `pending` block is a validation error with a field path, or a
+    decision the engine can still answer, refuse, or abandon by a concession."""
+    try:
+        g = Game.from_dict(data)
+    except ScenarioError as e:
+        assert all(isinstance(p, str) and isinstance(m, str) and m for p, m in e.errors)
+        return
+    for attempt in (lambda: g.decide(answer), g.decide, lambda: g.act("concede", player="p2")):
+        try:
+            attempt()
+        except IllegalAction as e:
+            assert isinstance(e.message, str) and e.message
+    Game.from_dict(g.to_dict())
