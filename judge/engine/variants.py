@@ -61,18 +61,23 @@ def scheme_back(ctx: Ctx) -> list[Act]:
     st = ctx.s
     if st.variant != "archenemy":
         return []
+    schemes = [(pl, c) for pl in st.players for c in pl.command if "scheme" in c.types]
+    # "no triggered abilities of any scheme are on the stack or waiting": one pending ability
+    # of any scheme, ongoing or not, keeps every face-up scheme where it is
+    if any(is_source_of_pending(st, c.id) for _, c in schemes):
+        return []
     acts = []
-    for pl in st.players:
-        for c in pl.command:
-            if "scheme" in c.types and not c.ongoing and not is_source_of_pending(st, c.id):
-                def apply(ctx: Ctx, pl=pl, cid=c.id) -> None:
-                    card, _, _ = ops.take(ctx, cid)
-                    pl.scheme_deck.append(card)
-                acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo "
-                                f"{terms.zone('a', 'scheme_deck')} di {pl.name}.", "scheme", objects=[c.id],
-                                players=[pl.id], apply=apply, moves=c.id))
-    return acts
+    for pl, c in schemes:
+        if c.ongoing:
+            continue
 
+        def apply(ctx: Ctx, pl=pl, cid=c.id) -> None:
+            card, _, _ = ops.take(ctx, cid)
+            pl.scheme_deck.append(card)
+        acts.append(Act(["704.6e"], f"L'intrigo {c.name} torna a faccia in giù in fondo "
+                        f"{terms.zone('a', 'scheme_deck')} di {pl.name}.", "scheme", objects=[c.id],
+                        players=[pl.id], apply=apply, moves=c.id))
+    return acts
 
 
 @sba("704.6d", cites=("903.9a", "101.4"),

@@ -285,3 +285,46 @@ def test_704_6f_planeswalk_away_from_a_phenomenon_after_its_ability():
     e = find(ev, "planeswalk")[0]
     assert e.rules == ["704.6f", "701.31b"]
     assert zone_ids(g, "p1", "command") == ["pl"] and zone_ids(g, "p1", "planar_deck") == ["ph"]
+
+
+# --- simultaneous choices in APNAP order (101.4) -------------------------------------------------
+
+def test_704_5j_legend_rule_several_players_choose_in_apnap_order():
+    legends = [perm(f"{pid}k{i}", controller=pid, name="Leggenda", supertypes=["legendary"])
+               for pid in ("p1", "p2", "p4") for i in (1, 2)]
+    g = game(legends, variant="free-for-all", players=four_players(), active="p3")
+    g.step()
+    asked = []
+    while g.pending is not None:
+        p = g.pending
+        assert p["kind"] == "legend_rule" and p["rules"] == ["704.5j", "101.4"]
+        asked.append(p["player"])
+        ev = g.decide({"keep": f"{p['player']}k1"} if p["player"] == "p1" else None)
+    assert asked == ["p4", "p1", "p2"]                 # from the active player p3, in turn order
+    gone = find(ev, "graveyard")
+    assert [e.rules for e in gone] == [["704.5j"]] * 3
+    assert [e.objects[0] for e in gone] == ["p4k1", "p1k2", "p2k1"]
+    assert sorted(bf_ids(g)) == ["p1k1", "p2k2", "p4k2"]
+
+
+def test_704_5j_one_player_choosing_cites_no_apnap():
+    g = game([perm("k1", name="K", supertypes=["legendary"]),
+              perm("k2", name="K", supertypes=["legendary"])])
+    g.step()
+    assert g.pending["rules"] == ["704.5j"]
+
+
+# --- 704.6e schemes: no ability of *any* scheme pending ------------------------------------------
+
+def test_704_6e_a_pending_ability_of_any_scheme_keeps_every_scheme_face_up():
+    players = [{"id": "ae", "archenemy": True,
+                "command": [card("s1", "Intrigo Uno", ("scheme",)),
+                            card("s2", "Intrigo Due", ("scheme",))]}, {"id": "h1"}, {"id": "h2"}]
+    stack = [{"id": "ab", "kind": "ability", "controller": "ae", "text": "Intrigo Uno",
+              "source": "s1", "rules": ["904.9"]}]
+    g = game(variant="archenemy", active="ae", players=players, stack=stack)
+    g.act("gain_life", player="h1", amount=1)           # state-based actions are checked
+    assert zone_ids(g, "ae", "command") == ["s1", "s2"]  # s2's own abilities are not pending
+    ev = g.step()                                        # s1's ability resolves
+    assert [e.rules for e in find(ev, "scheme")] == [["704.6e"], ["704.6e"]]
+    assert zone_ids(g, "ae", "command") == [] and zone_ids(g, "ae", "scheme_deck") == ["s1", "s2"]
