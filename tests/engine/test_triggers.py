@@ -84,6 +84,19 @@ def test_726_2_taking_the_initiative_ventures_into_undercity():
     assert find(ev, "resolve")[0].rules == ["405.5", "608.2n"]
 
 
+def test_726_2_the_holder_ventures_at_the_beginning_of_their_upkeep_only():
+    g = game(step="untap", initiative="p1")
+    ev = g.step()                                            # p1's upkeep begins
+    trig = find(ev, "trigger")
+    assert [t.rules for t in trig] == [["726.2", "603.3"]] and trig[0].players == ["p1"]
+    assert g.state.stack[-1].effect == {"kind": "initiative_venture"}
+    assert find(ev, "priority")[0].rules == ["503.1", "117.3a"]   # after the trigger
+    ev = g.step()
+    assert find(ev, "venture")[0].rules == ["726.2", "701.49d", "309.4a"]
+    other = game(step="untap", initiative="p2")
+    assert not find(other.step(), "trigger")                 # not on another player's upkeep
+
+
 def test_726_2_upkeep_venture_asks_the_room_when_the_dungeon_branches():
     g = game(step="untap", initiative="p1")
     g.act("take_initiative", player="p1", check_sba=False)   # in the untap step: waits
