@@ -149,3 +149,17 @@ def test_800_4p_the_planar_controller_leaving():
     pw = find(ev, "planeswalk")[0]
     assert pw.rules == ["901.10", "701.31c", "701.31b"] and pw.players == ["p2"]
     assert zone_ids(g, "p2", "command") == ["p2a"]
+
+
+def test_725_4_726_4_without_an_active_player_the_next_in_turn_order():
+    """The active player left earlier in their turn: there is no active player, so the
+    monarch and the initiative go to the next player in turn order (725.4, 726.4)."""
+    g = game(variant="free-for-all", players=four_players(), active="p2", monarch="p4",
+             initiative="p4")
+    g.act("concede", player="p2")
+    ev = g.act("concede", player="p4")
+    assert g.state.monarch == "p3" and g.state.initiative == "p3"
+    assert find(ev, "monarch")[0].rules == ["725.4"] and find(ev, "monarch")[0].players == ["p3"]
+    assert find(ev, "initiative")[0].rules == ["726.4"]
+    assert find(ev, "trigger")[0].rules == ["726.2", "603.3"] and find(ev, "trigger")[0].players == [
+        "p3"]
