@@ -12,15 +12,26 @@ from typing import Any
 
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
-from judge.engine.game import Game
+from judge.engine.game import MAX_STEPS_PER_CALL, Game
 
 _ACT_KEYS = {"act"}
 
 
+def _short(value: Any, limit: int = 120) -> str:
+    """A value of the ``expected`` block, quoted in a failure, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def _do(game: Game, action: dict) -> list[Event]:
+    if not isinstance(action, dict):
+        raise IllegalAction(f"azione di verifica non valida: {_short(action)}")
     if "step" in action:
+        n = action["step"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS_PER_CALL:
+            raise IllegalAction(f"step: atteso un numero di passi da 1 a {MAX_STEPS_PER_CALL}")
         out: list[Event] = []
-        for _ in range(int(action["step"])):
+        for _ in range(n):
             out += game.step()
         return out
     if "step_to" in action:
@@ -30,7 +41,7 @@ def _do(game: Game, action: dict) -> list[Event]:
     if "act" in action:
         params = {k: v for k, v in action.items() if k not in _ACT_KEYS}
         return game.act(action["act"], **params)
-    raise IllegalAction(f"azione di verifica sconosciuta: {action}")
+    raise IllegalAction(f"azione di verifica sconosciuta: {_short(action)}")
 
 
 def _match_event(exp: dict, events: list[Event]) -> bool:
@@ -112,18 +123,26 @@ def check_state(game: Game, exp: dict) -> list[str]:
 
 
 def verify(data: Any) -> tuple[list[str], list[Event]]:
-    """Run a scenario's ``expected`` block; returns (failures, events)."""
+    """Run a scenario's ``expected`` block; returns (failures, events).  A block of the
+    wrong shape is one failure that says so, never an exception."""
     game = Game.from_dict(data)
-    exp = data.get("expected") or {}
     fails: list[str] = []
     events: list[Event] = []
+    try:
+        _verify(game, data.get("expected") or {}, fails, events)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as e:
+        fails.append(f"blocco «expected» non valido ({type(e).__name__}: {e})"[:300])
+    return fails, events
+
+
+def _verify(game: Game, exp: dict, fails: list[str], events: list[Event]) -> None:
     pending_after = {p["after"]: p for p in exp.get("pending_after", [])}
     refused = {r["after"]: r for r in exp.get("refused", [])}
     for i, action in enumerate(exp.get("actions", [])):
         try:
             events += _do(game, action)
         except IllegalAction as e:
-            fails.append(f"azione {i} ({action}) rifiutata: {e}")
+            fails.append(f"azione {i} ({_short(action)}) rifiutata: {e}")
             break
         if i in pending_after:
             pa = pending_after[i]
@@ -151,4 +170,3 @@ def verify(data: Any) -> tuple[list[str], list[Event]]:
         if not all(any(s == x for x in it) for s in exp["steps_seen"]):
             fails.append(f"sottofasi attese {exp['steps_seen']}, viste {seen}")
     fails += check_state(game, exp.get("state", {}))
-    return fails, events

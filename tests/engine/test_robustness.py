@@ -308,3 +308,19 @@ def test_hostile_saved_decisions_raise_only_engine_errors(data, answer):
         except IllegalAction as e:
             assert isinstance(e.message, str) and e.message
     Game.from_dict(g.to_dict())
+
+
+@pytest.mark.parametrize("expected,message", [
+    ({"actions": 5}, "blocco «expected» non valido"),
+    ({"actions": [], "state": {"life": 7}}, "blocco «expected» non valido"),
+    ([1], "blocco «expected» non valido"),
+    ({"actions": [{"step": 10**9}]}, "step: atteso un numero di passi da 1 a 10000"),
+    ({"actions": [{"step": True}]}, "step: atteso un numero di passi"),
+    ({"actions": ["[" * 500 + "]" * 500]}, "azione di verifica non valida"),
+    ({"actions": [{"step": 1}], "events": [5]}, "blocco «expected» non valido"),
+])
+def test_cli_verifica_malformed_expected_block_is_a_failure_not_a_traceback(tmp_path, expected,
+                                                                             message):
+    r = run("verifica", write(tmp_path, scenario(expected=expected)))
+    assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output
+    assert len(r.output) < 1000                       # hostile values are quoted cut short
