@@ -46,8 +46,10 @@ def _parse_json_arg(value: str, what: str) -> Any:
             _fail(f"{what}: impossibile leggere {value}: {e.strerror or e}", 2)
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
+    except json.JSONDecodeError as e:
         _fail(f"{what}: JSON non valido ({e})", 2)
+    except RecursionError:
+        _fail(f"{what}: JSON troppo annidato", 2)
 
 
 def _print_events(events: list[Event]) -> None:

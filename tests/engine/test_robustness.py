@@ -324,3 +324,12 @@ def test_cli_verifica_malformed_expected_block_is_a_failure_not_a_traceback(tmp_
     r = run("verifica", write(tmp_path, scenario(expected=expected)))
     assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output
     assert len(r.output) < 1000                       # hostile values are quoted cut short
+
+
+def test_cli_deeply_nested_answers_are_an_italian_error(tmp_path):
+    f = write(tmp_path, scenario([perm("k1", name="K", supertypes=["legendary"]),
+                                  perm("k2", name="K", supertypes=["legendary"])]))
+    r = run("passo", f, "--decisioni", "[" * 100_000 + "]" * 100_000)
+    assert r.exit_code == 2 and "--decisioni: JSON troppo annidato" in r.output
+    r = run("passo", f, "--decisioni", "[" + "[" * 30 + "]" * 30 + "]")
+    assert r.exit_code in (0, 1) and "Traceback" not in r.output
