@@ -591,7 +591,7 @@ def _validate_assignment(st: State, pending: dict, answer) -> dict:
 
 
 @tba("703.4m", cites=("510.2", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e", "120.3f",
-                      "120.3h", "702.2b", "702.15b", "702.15e", "702.90b", "702.90c", "702.80a",
+                      "120.3h", "702.2b", "702.15b", "702.15e", "119.9", "702.90b", "702.90c", "702.80a",
                       "903.10a", "119.7", "119.8", "800.4e", "725.2", "726.2", "310.11b"),
      summary="Tutto il danno da combattimento assegnato viene inflitto simultaneamente")
 def deal_combat_damage(ctx: Ctx) -> None:
@@ -603,12 +603,12 @@ def deal_combat_damage(ctx: Ctx) -> None:
         return
     # Snapshot the sources first: all damage is dealt simultaneously (510.2).
     batch = [(st.perm(src), dict(asg)) for src, asg in cb.assignments.items()]
-    dealt: list[tuple[Permanent, int]] = []
+    dealt: list[tuple[Permanent, int, int]] = []  # (source, damage dealt, recipients)
     hits: list[tuple[Permanent, str]] = []
     for src, asg in batch:
         if src is None:
             continue
-        total = 0
+        total = recipients = 0
         for target, n in asg.items():
             if st.has_player(target) and st.player(target).lost:
                 ctx.emit(["800.4e"], f"{st.name_of(target)} ha lasciato la partita: i {n} danni "
@@ -618,14 +618,17 @@ def deal_combat_damage(ctx: Ctx) -> None:
             got = ops.deal_damage(ctx, src, target, n, ["703.4m", "510.2"], combat=True,
                                   lifelink=False)
             total += got
+            recipients += got > 0
             if got and st.has_player(target):
                 hits.append((src, target))
-        dealt.append((src, total))
+        dealt.append((src, total, recipients))
     # Lifelink: one life gain event per source, however many it dealt damage to
-    # (702.15b); several sources with lifelink make separate events (702.15e, 119.9).
-    lifelinkers = [(src, n) for src, n in dealt if n and chars.has_kw(src, "lifelink")]
-    for src, n in lifelinkers:
-        ops.gain_from_lifelink(ctx, src, n, rules=("702.15e",) if len(lifelinkers) > 1 else ())
+    # (702.15b, 119.9: a life gain event is caused by a source); several sources with
+    # lifelink make separate events (702.15e, which points to 119.9).
+    lifelinkers = [(src, n, k) for src, n, k in dealt if n and chars.has_kw(src, "lifelink")]
+    for src, n, recipients in lifelinkers:
+        rules = ("702.15e", "119.9") if len(lifelinkers) > 1 else (("119.9",) if recipients > 1 else ())
+        ops.gain_from_lifelink(ctx, src, n, rules=rules)
     triggers.combat_damage_to_players(ctx, hits)          # the monarch's and initiative's
     if st.turn.step == "first_strike_damage":
         cb.dealt_first_strike = [src.id for src, _ in batch if src is not None]

@@ -20,7 +20,8 @@ def test_702_15b_lifelink_one_life_gain_event_per_source():
     ev = g.decide()                                   # default: 2 to the wall, 3 to Bruno
     gains = [e for e in find(ev, "life") if e.data["delta"] > 0]
     assert len(gains) == 1 and gains[0].data["delta"] == 5
-    assert gains[0].rules == ["120.3f", "702.15b"]
+    # One source, two recipients: one event, because a life gain event is a source's (119.9).
+    assert gains[0].rules == ["120.3f", "702.15b", "119.9"]
     assert g.state.player("p1").life == 25
 
 
@@ -33,7 +34,7 @@ def test_702_15e_two_lifelink_sources_two_events():
     ev = g.step()
     gains = [e for e in find(ev, "life") if e.data["delta"] > 0]
     assert [e.data["delta"] for e in gains] == [2, 3]
-    assert all(e.rules == ["120.3f", "702.15b", "702.15e"] for e in gains)
+    assert all(e.rules == ["120.3f", "702.15b", "702.15e", "119.9"] for e in gains)
 
 
 def test_510_4_first_strike_event_once_after_a_decision():
