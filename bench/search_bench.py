@@ -132,7 +132,7 @@ def main() -> int:
     corpus = load_corpus()
     questions = load_questions()
     with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as instance:
-        from judge.search.query import get_engine
+        from judge.search.engines import get_engine
 
         t = time.perf_counter()
         engine = get_engine(instance, corpus)

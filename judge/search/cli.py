@@ -24,7 +24,7 @@ from judge import ROOT
               help="Cartella dell'istanza con l'indice (env JUDGE_INSTANCE; predefinita instance/).")
 def cerca(parole, lingua, capitolo, sezione, limite, pagina, as_json, instance):
     """Cerca nel Regolamento: parole, frasi tra virgolette, gergo inglese o un numero di regola."""
-    from judge.search.query import get_engine
+    from judge.search.engines import get_engine
 
     instance_path = Path(instance) if instance else ROOT / "instance"
     instance_path.mkdir(parents=True, exist_ok=True)

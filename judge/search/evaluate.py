@@ -137,7 +137,7 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [instance]
     import tempfile
 
     from judge.corpus import load_corpus
-    from judge.search.query import get_engine
+    from judge.search.engines import get_engine
 
     instance = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="judge-eval-")
     print(report(load_questions(), engine_ranker(get_engine(instance, load_corpus()))))

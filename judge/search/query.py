@@ -26,7 +26,6 @@ import json
 import os
 import re
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +34,11 @@ import numpy as np
 
 from whoosh.filedb.filestore import FileStorage
 
-from judge.corpus import Corpus, load_corpus
+from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
-from judge.search.analysis import ANALYZERS, EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
+from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
 from judge.search.glossary import Glossary, get_glossary
-from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready, layer_of, shown_text
+from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
@@ -47,10 +46,7 @@ from judge.search.snippets import make_snippet, shorten
 from judge.search.spelling import Speller, english_forms
 from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
-__all__ = [
-    "Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "get_engine",
-    "index_ready", "make_snippet", "parse", "run_search", "search",
-]
+__all__ = ["Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "make_snippet", "parse"]
 
 MAX_LIMIT = 100
 # Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
@@ -490,88 +486,3 @@ class Engine:
             score=score,
             layer=f.get("layer", ""),
         )
-
-
-# -- engines per instance folder ---------------------------------------------------------------------------
-
-_engines: dict[str, Engine] = {}
-_engines_lock = threading.Lock()
-# How often an open engine looks at its files on disk (deleted, replaced or damaged since it opened them).
-DISK_CHECK_SECONDS = 2.0
-
-
-_keys: dict[str, str] = {}
-
-
-def _key(instance: str | os.PathLike) -> str:
-    """The engines' key for an instance folder: its resolved path (resolved once, not per request)."""
-    raw = os.fspath(instance)
-    key = _keys.get(raw)
-    if key is None:
-        key = _keys[raw] = str(Path(raw).resolve())
-    return key
-
-
-def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | None = None) -> Engine:
-    """Open the index for ``corpus``, rebuilding it when it is missing or cannot be read."""
-    path = ensure_index(instance, corpus, broken)
-    try:
-        engine = Engine(path, corpus)
-    except Exception:
-        # Complete on the surface (table of contents present) but damaged inside: rebuild once.
-        engine = Engine(ensure_index(instance, corpus, fingerprint(path)), corpus)
-    engine.disk = fingerprint(engine.path)
-    engine.checked = time.monotonic()
-    return engine
-
-
-def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify: bool = False) -> Engine:
-    """The engine for an instance folder and the current corpus; builds or rebuilds the index on demand.
-
-    Every few seconds (or with ``verify``) the open index's files are compared with what was
-    opened: an index deleted or damaged on disk is rebuilt and reopened, never half-read."""
-    corpus = corpus or load_corpus()
-    key = _key(instance)
-    engine = _engines.get(key)
-    now = time.monotonic()
-    if engine is not None and engine.corpus is corpus and not verify and now - engine.checked < DISK_CHECK_SECONDS:
-        return engine
-    with _engines_lock:
-        engine = _engines.get(key)
-        if engine is not None and engine.corpus is corpus:
-            if fingerprint(engine.path) == engine.disk and (not verify or is_ready(engine.path)):
-                engine.checked = now
-                return engine
-            engine = _open_engine(instance, corpus, broken=engine.disk)
-        else:
-            engine = _open_engine(instance, corpus)
-        _engines[key] = engine
-        return engine
-
-
-def run_search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
-    """Search, surviving an index damaged under a running server: on a failure the index is
-    checked, rebuilt if its files changed, and the search is tried once more."""
-    engine = get_engine(instance)
-    try:
-        return engine.search(query, **kwargs)
-    except Exception:
-        fresh = get_engine(instance, verify=True)
-        if fresh is engine:
-            raise  # the index is intact: a real bug, reported as such
-        return fresh.search(query, **kwargs)
-
-
-def index_ready(instance: str | os.PathLike) -> bool:
-    """Is the index for the current corpus built (without building it)? Cheap: health checks call it."""
-    corpus = load_corpus()
-    engine = _engines.get(_key(instance))
-    if engine is not None and engine.corpus is corpus:
-        return True
-    return is_ready(index_root(instance) / index_name(corpus))
-
-
-def search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
-    return run_search(instance, query, **kwargs)
-
-

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
 from judge.corpus import load_corpus
-from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult, get_engine, index_ready, run_search
+from judge.search.engines import get_engine, index_ready, run_search
+from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 
 bp = Blueprint("search", __name__)

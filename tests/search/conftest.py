@@ -1,7 +1,7 @@
 import pytest
 
 from judge.corpus import load_corpus
-from judge.search.query import get_engine
+from judge.search.engines import get_engine
 from judge.web import create_app
 
 

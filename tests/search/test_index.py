@@ -115,7 +115,7 @@ def test_content_hash_follows_the_corpus_files(tmp_path, corpus):
 
 
 def test_search_engine_follows_a_new_corpus(tmp_path, quick_builds, engine, instance, corpus):
-    from judge.search.query import get_engine
+    from judge.search.engines import get_engine
 
     # Same corpus object: same engine, no rebuild.
     assert get_engine(instance, corpus) is engine
