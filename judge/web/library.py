@@ -163,28 +163,41 @@ def exercises(cited: str, number: str) -> bool:
     return rest.isalpha()                          # 704.5 → 704.5j
 
 
-_by_rule: dict[tuple, list[tuple[str, str]]] = {}
+_by_rule: dict[tuple, dict[str, list[tuple[str, str]]]] = {}
 
 
 def scenarios_for_rule(number: str, folder: Path | None = None) -> list[tuple[str, str]]:
     """``[(slug, title)]`` of the library scenarios that exercise a rule (exact match first).
-    Kept per rule until the library changes: every rule page asks."""
+    The rule -> scenarios table is built once per library state: every rule page asks, and
+    real traffic asks for a different rule each time."""
     entries = library(folder)
-    key = (str(folder), _cache["key"], number)
-    got = _by_rule.get(key)
-    if got is None:
-        got = _scenarios_for_rule(number, entries)
-        if len(_by_rule) > 20_000:
-            _by_rule.clear()
-        _by_rule[key] = got
-    return list(got)
+    key = (str(folder), _cache["key"])
+    table = _by_rule.get(key)
+    if table is None:
+        _by_rule.clear()  # one library state at a time
+        table = _by_rule[key] = _rule_table(entries)
+    return list(table.get(number.strip().lower(), ()))
 
 
-def _scenarios_for_rule(number: str, entries: list[LibraryEntry]) -> list[tuple[str, str]]:
-    exact, below = [], []
+def _ancestors(cited: str) -> set[str]:
+    """The chapter, section and rule above a cited number: "704.5j" -> {"7", "704", "704.5"}."""
+    out = {cited[:1], cited[:3]}
+    rule = re.match(r"\d{3}\.\d+", cited)
+    if rule:
+        out.add(rule.group(0))
+    out.discard(cited)
+    return {a for a in out if exercises(cited, a)}
+
+
+def _rule_table(entries: list[LibraryEntry]) -> dict[str, list[tuple[str, str]]]:
+    """Every rule a scenario exercises -> the scenarios, those citing it exactly first, each in
+    library order (the order ``exercises`` implies, computed once instead of per page)."""
+    exact: dict[str, list[LibraryEntry]] = {}
+    below: dict[str, list[LibraryEntry]] = {}
     for e in entries:
-        if any(r.lower() == number.strip().lower() for r in e.rules):
-            exact.append((e.slug, e.title))
-        elif any(exercises(r, number) for r in e.rules):
-            below.append((e.slug, e.title))
-    return exact + below
+        cited = {r.strip().lower() for r in e.rules}
+        for r in cited:
+            exact.setdefault(r, []).append(e)
+        for a in set().union(*(_ancestors(r) for r in cited)) - cited if cited else ():
+            below.setdefault(a, []).append(e)
+    return {n: [(e.slug, e.title) for e in exact.get(n, []) + below.get(n, [])] for n in exact.keys() | below.keys()}

@@ -50,3 +50,24 @@ def test_the_project_library_is_readable():
     """Every file in scenarios/ has a title and loads (the engine tests check the outcomes)."""
     for e in library.library():
         assert e.title and library.load(e.slug) is not None
+
+
+def _scan(number: str, entries) -> list[tuple[str, str]]:
+    """The definition, read literally: scenarios citing the rule, then those citing a rule below it."""
+    n = number.strip().lower()
+    exact = [(e.slug, e.title) for e in entries if any(r.lower() == n for r in e.rules)]
+    below = [(e.slug, e.title) for e in entries
+             if (e.slug, e.title) not in exact and any(library.exercises(r, n) for r in e.rules)]
+    return exact + below
+
+
+def test_rule_table_agrees_with_the_definition_on_every_rule_of_the_real_library():
+    """The table built once per library state answers every rule, section and chapter as a scan
+    of the library with ``exercises`` would (the real library: 50+ scenarios, hundreds of rules)."""
+    from judge.corpus import load_corpus
+
+    entries = library.library()
+    assert len(entries) >= 35
+    numbers = list(load_corpus().numbers) + ["70", "999.9", "704.50", "7040.1", " 704.5J "]
+    for n in numbers:
+        assert library.scenarios_for_rule(n) == _scan(n, entries), n
