@@ -17,7 +17,8 @@ from judge.engine.errors import IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.game import Game
 from judge.engine.registry import ACTIONS
-from judge.engine.scenario import dumps, format_json, new_scenario
+from judge.engine.scenario_json import dumps, format_json
+from judge.engine.templates import new_scenario
 from judge.engine.state import VARIANTS
 from judge.engine.steps import BY_NAME, STEP_NAMES
 

@@ -14,7 +14,7 @@ import pickle
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.engine import chars, combat, scenario, state_actions, triggers, turn_actions  # noqa: F401
+from judge.engine import chars, combat, scenario, scenario_json, state_actions, templates, triggers, turn_actions  # noqa: F401
 from judge.engine import actions as _actions  # noqa: F401  (registers judge actions)
 # Modules that register state-based actions, effects, decisions and judge actions:
 from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
@@ -49,7 +49,7 @@ class Game:
     # --- construction and serialisation ---------------------------------------------
     @classmethod
     def load(cls, path: str | Path) -> "Game":
-        return cls(scenario.load_file(path))
+        return cls(scenario_json.load_file(path))
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
@@ -57,17 +57,17 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
-        return cls(scenario.loads(text))
+        return cls(scenario_json.loads(text))
 
     @classmethod
     def new(cls, variant: str = "two-player", players: int | None = None) -> "Game":
-        return cls.from_dict(scenario.new_scenario(variant, players))
+        return cls.from_dict(templates.new_scenario(variant, players))
 
     def to_dict(self) -> dict:
-        return scenario.to_dict(self.state)
+        return scenario_json.to_dict(self.state)
 
     def to_json(self) -> str:
-        return scenario.dumps(self.state)
+        return scenario_json.dumps(self.state)
 
     def snapshot(self) -> bytes:
         """The current state as bytes, for a cache of states (history and events are not kept)."""

@@ -36,6 +36,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 
 from judge.engine import ScenarioError
 from judge.engine import scenario as sc
+from judge.engine import templates
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
 from judge.web import library
 from judge.web import scenario_forms as forms
@@ -266,7 +267,7 @@ def nuovo():
                            message="Controlla i campi evidenziati.", form=request.form)
     title = title or f"Nuovo scenario: {forms.VARIANTS_IT[variant]}"
     try:
-        data = sc.new_scenario(variant, n, title)
+        data = templates.new_scenario(variant, n, title)
     except ScenarioError as e:
         return _start_page(422, errors=[("players" if p == "players" else p, m) for p, m in e.errors],
                            message="Controlla i campi evidenziati.", form=request.form)

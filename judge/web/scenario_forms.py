@@ -12,6 +12,7 @@ import re
 from typing import Any, Mapping
 
 from judge.engine import scenario as sc
+from judge.engine import templates
 from judge.engine import terms
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
@@ -51,7 +52,7 @@ _ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre
             "haste": ["rapidita"], "loyalty": ["fedelta", "lealtà", "lealta"],
             "kindred": ["tribale"]}
 
-GENERIC_CARD = sc.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
+GENERIC_CARD = templates.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
 
 # --- web limits (stricter than the engine's, which are for files) -------------------
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine.scenario import new_scenario
+from judge.engine.templates import new_scenario
 from judge.web import create_app
 
 SHOTS = ROOT / "test-output" / "simulatore"

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engine_helpers import RULES
 from judge.engine import Game, IllegalAction
-from judge.engine.scenario import parse, to_dict
+from judge.engine.scenario import parse
+from judge.engine.scenario_json import to_dict
 from judge.engine.state import KEYWORDS
 from judge.engine.steps import STEP_NAMES
 

@@ -16,7 +16,7 @@ from judge.corpus.terminology import italian_form_pattern, load_terminology
 from judge.engine import Game, terms
 from judge.engine.library import verify
 from judge.engine.registry import ACTIONS, EFFECTS, SBAS, TBAS
-from judge.engine.scenario import new_scenario
+from judge.engine.templates import new_scenario
 from judge.engine.state import CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SECTORS, ZONES
 
 TABLE = load_terminology()

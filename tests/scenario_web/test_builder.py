@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from judge.engine.scenario import new_scenario
+from judge.engine.templates import new_scenario
 
 from .conftest import bear
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from judge.engine.registry import ACTIONS
-from judge.engine.scenario import new_scenario
+from judge.engine.templates import new_scenario
 from judge.web import scenario_actions as acts
 
 from .conftest import bear

@@ -7,7 +7,7 @@ import json
 import re
 
 from judge.engine import Game
-from judge.engine.scenario import new_scenario
+from judge.engine.templates import new_scenario
 from judge.web import create_app
 
 from .conftest import TOKEN_RE, Sim, bear
