@@ -172,7 +172,9 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                    "dall'ultima operazione riuscita.", err=True)
         code = 1
     events = game.events[start:]
-    if _save_and_print(game, events, salva, as_json):
+    stopped = target.skipped if target is not None and target.skipped and game.pending is None \
+        and game.result is None else ""
+    if _save_and_print(game, events, salva, as_json, stopped=stopped):
         if game.result is not None:
             r = game.result
             if r["draw"]:
@@ -184,8 +186,8 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
         s = game.state
         click.echo(f"Ora: turno {s.turn.number}, {BY_NAME[s.turn.step].label}, giocatore attivo "
                    f"{s.name_of(s.turn.active_player)}.")
-        if target is not None and target.skipped and game.pending is None and game.result is None:
-            click.echo(target.skipped)
+        if stopped:
+            click.echo(stopped)
         _save_note(salva, file)
     sys.exit(code)
 
@@ -269,17 +271,22 @@ class _Target:
                 "invece di proseguire nei turni successivi.")
 
 
-def _save_and_print(game, events, salva: str | None, as_json: bool) -> bool:
+def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str | None = None) -> bool:
     """Write the new state where asked, then print the events (JSON or text).
-    Returns True when the text form was printed, so callers may add to it."""
+    Returns True when the text form was printed, so callers may add to it.  The JSON form says
+    too where the state went (``saved``: the file, or null when nothing was written) and, for
+    ``passo --fino-a``, why it stopped short of the step (``stopped``)."""
     if salva:
         try:
             Path(salva).write_text(dumps(game.state), encoding="utf-8")
         except OSError as e:
             _fail(f"impossibile scrivere {salva}: {e.strerror or e}", 2)
     if as_json:
-        click.echo(json.dumps({"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
-                               "pending": game.pending}, ensure_ascii=False, indent=2))
+        out = {"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
+               "pending": game.pending, "saved": salva or None}
+        if stopped is not None:
+            out["stopped"] = stopped or None
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return False
     _print_events(events)
     if game.pending is not None:
