@@ -3,6 +3,7 @@ rule pages link to the scenarios that exercise them."""
 
 from __future__ import annotations
 
+import html as html_mod
 import json
 import re
 from html.parser import HTMLParser
@@ -165,6 +166,12 @@ def test_the_stepper_reaches_each_library_answer_with_its_own_forms(real, entry)
     c, tok = real
     data = json.loads(entry.path.read_text(encoding="utf-8"))
     ident = c.get(f"/simulatore/libreria/{entry.slug}/avvia").location.rsplit("/", 1)[1]
+    # it opens with its question, the rules involved and the answer behind «Mostra la risposta»
+    lesson = html_mod.unescape(c.get(f"/s/{ident}").get_data(as_text=True)
+                               .split('class="sc-lesson', 1)[1].split("</section>", 1)[0])
+    assert data["question"] in lesson and "<summary>Mostra la risposta</summary>" in lesson
+    assert all(f'href="/regole/{n}"' in lesson for n in data["rules"]), entry.slug
+    assert re.sub(r"<[^>]+>", "", data["answer"])[:40] in re.sub(r"<[^>]+>", "", lesson)
 
     def api(body: dict) -> dict:
         nonlocal ident
