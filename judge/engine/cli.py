@@ -249,7 +249,7 @@ class _Target:
         self.stepped = True
         if not self.skipped and s.turn.number == turn and \
                 STEP_NAMES.index(step) < self.index < STEP_NAMES.index(s.turn.step):
-            self.skipped = self._why(game.events[n_events:], turn)
+            self.skipped = self._why(game, game.events[n_events:], turn)
 
     def reached(self, game: Game) -> bool:
         s = game.state
@@ -257,11 +257,15 @@ class _Target:
             return False
         return s.turn.step == self.step or (bool(self.skipped) and s.turn.step == "cleanup")
 
-    def _why(self, events: list[Event], turn: int) -> str:
+    def _why(self, game: Game, events: list[Event], turn: int) -> str:
         label = BY_NAME[self.step].label
         skip = next((e for e in events if e.kind == "skip_step"), None)
         if skip is not None:
-            why = f"{skip.text[:1].lower()}{skip.text[1:].rstrip('.')} (regola {', '.join(skip.rules)})"
+            text = skip.text.rstrip(".")
+            # mid-sentence: lower the first letter, unless the text starts with a name
+            if not any(text.startswith(p.name) for p in game.state.players if p.name):
+                text = text[:1].lower() + text[1:]
+            why = f"{text} (regola {', '.join(skip.rules)})"
         elif self.step == "first_strike_damage":
             why = ("nessuna creatura attaccante o bloccante ha attacco improvviso o doppio attacco "
                    "(regola 510.4)")

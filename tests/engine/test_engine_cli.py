@@ -154,6 +154,10 @@ def test_fino_a_a_skipped_step_stops_at_the_end_of_the_turn(tmp_path):
     assert data["scenario"]["turn"]["step"] == "cleanup"
     f.write_text(json.dumps({**json.loads(f.read_text()), "turn": {"number": 1, "active_player": "p1",
                                                                    "step": "upkeep"}}))
+    # the starting player's skipped draw step (103.8a): the reason keeps the player's name
+    r = run("passo", str(f), "--fino-a", "draw")
+    assert "La sottofase di acquisizione non c'è stata nel turno 1: Alice gioca per primo" in r.output
+    assert "103.8a" in r.output and "Ora: turno 1, sottofase di cancellazione" in r.output
     # a step that does happen later in the turn is reached as before
     r = run("passo", str(f), "--fino-a", "end", "--json")
     assert json.loads(r.output)["scenario"]["turn"] == {**json.loads(r.output)["scenario"]["turn"],
