@@ -260,12 +260,17 @@ class Game:
         def go(ctx: Ctx) -> None:
             s = ctx.s
             resumed = list(s.procedure)
+            resolving = s.stack[-1].id if s.stack and resumed[:1] == ["resolve"] else None
             if interrupting:
                 s.pending, s.procedure = None, []
                 s.answers.clear()
             tasks = entry.func(ctx, **params) or []
             if s.result is not None:
                 return
+            if resolving is not None and not any(i.id == resolving for i in s.stack):
+                # The object that was resolving left the stack with its controller (800.4a):
+                # it does not resolve, and nothing else resolves in its place.
+                resumed = ["priority" if t == "priority_after_resolve" else t for t in resumed[1:]]
             if check_sba and s.turn.step != "untap" and not interrupting:
                 tasks = tasks + ["sba_action"]
             # The action's own tasks first (choices it needs, then state-based actions
