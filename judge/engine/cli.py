@@ -175,7 +175,9 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                    "dall'ultima operazione riuscita.", err=True)
         code = 1
     events = game.events[start:]
-    if _save_and_print(game, events, salva, as_json):
+    stopped = target.skipped if target is not None and target.skipped and game.pending is None \
+        and game.result is None else ""
+    if _save_and_print(game, events, salva, as_json, stopped=stopped):
         if game.result is not None:
             r = game.result
             if r["draw"]:
@@ -187,8 +189,8 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
         s = game.state
         click.echo(f"Ora: turno {s.turn.number}, {BY_NAME[s.turn.step].label}, giocatore attivo "
                    f"{s.name_of(s.turn.active_player)}.")
-        if target is not None and target.skipped and game.pending is None and game.result is None:
-            click.echo(target.skipped)
+        if stopped:
+            click.echo(stopped)
         _save_note(salva, file)
     sys.exit(code)
 
@@ -250,7 +252,7 @@ class _Target:
         self.stepped = True
         if not self.skipped and s.turn.number == turn and \
                 STEP_NAMES.index(step) < self.index < STEP_NAMES.index(s.turn.step):
-            self.skipped = self._why(game.events[n_events:], turn)
+            self.skipped = self._why(game, game.events[n_events:], turn)
 
     def reached(self, game: Game) -> bool:
         s = game.state
@@ -258,11 +260,15 @@ class _Target:
             return False
         return s.turn.step == self.step or (bool(self.skipped) and s.turn.step == "cleanup")
 
-    def _why(self, events: list[Event], turn: int) -> str:
+    def _why(self, game: Game, events: list[Event], turn: int) -> str:
         label = BY_NAME[self.step].label
         skip = next((e for e in events if e.kind == "skip_step"), None)
         if skip is not None:
-            why = f"{skip.text[:1].lower()}{skip.text[1:].rstrip('.')} (regola {', '.join(skip.rules)})"
+            text = skip.text.rstrip(".")
+            # mid-sentence: lower the first letter, unless the text starts with a name
+            if not any(text.startswith(p.name) for p in game.state.players if p.name):
+                text = text[:1].lower() + text[1:]
+            why = f"{text} (regola {', '.join(skip.rules)})"
         elif self.step == "first_strike_damage":
             why = ("nessuna creatura attaccante o bloccante ha attacco improvviso o doppio attacco "
                    "(regola 510.4)")
@@ -272,17 +278,22 @@ class _Target:
                 "invece di proseguire nei turni successivi.")
 
 
-def _save_and_print(game, events, salva: str | None, as_json: bool) -> bool:
+def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str | None = None) -> bool:
     """Write the new state where asked, then print the events (JSON or text).
-    Returns True when the text form was printed, so callers may add to it."""
+    Returns True when the text form was printed, so callers may add to it.  The JSON form says
+    too where the state went (``saved``: the file, or null when nothing was written) and, for
+    ``passo --fino-a``, why it stopped short of the step (``stopped``)."""
     if salva:
         try:
             Path(salva).write_text(dumps(game.state), encoding="utf-8")
         except OSError as e:
             _fail(f"impossibile scrivere {salva}: {e.strerror or e}", 2)
     if as_json:
-        click.echo(json.dumps({"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
-                               "pending": game.pending}, ensure_ascii=False, indent=2))
+        out = {"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
+               "pending": game.pending, "saved": salva or None}
+        if stopped is not None:
+            out["stopped"] = stopped or None
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return False
     _print_events(events)
     if game.pending is not None:

@@ -161,20 +161,43 @@ class Game:
         self._guard()
         return self._run(f"passo da {self.state.turn.step}", self._step)
 
-    def step_to(self, target: str, max_steps: int = 500, defaults: bool = False) -> list[Event]:
+    def step_to(self, target: str, max_steps: int = 500, defaults: bool = False,
+                turn_end: bool = False) -> list[Event]:
         """Step until the turn is at ``target`` (at least one step), a decision is
-        pending (unless ``defaults``: then take each decision's default) or the game ends."""
+        pending (unless ``defaults``: then take each decision's default) or the game ends.
+
+        With ``turn_end``, a turn that goes past ``target`` without entering it (no attackers:
+        no combat damage step, 508.8; the starting player's draw step, 103.8a) stops at its
+        cleanup step instead of running on into later turns, with a ``step_to_stop`` event
+        that says why.  Without it the old behaviour stays, so saved games replay alike."""
         if target not in STEP_NAMES:
             raise IllegalAction(f'sottofase sconosciuta "{target}" (ammesse: {", ".join(STEP_NAMES)})')
+        index = STEP_NAMES.index(target)
+        skipped: list[str] | None = None        # the rules of the skip, once the turn went past
         out: list[Event] = []
         for _ in range(max_steps):
-            out += self.step()
+            turn, step = self.state.turn.number, self.state.turn.step
+            new = self.step()
             s = self.state
             while defaults and s.pending is not None:
-                out += self.decide()
+                new += self.decide()
                 s = self.state
+            out += new
+            if turn_end and skipped is None and s.turn.number == turn and \
+                    STEP_NAMES.index(step) < index < STEP_NAMES.index(s.turn.step):
+                skip = next((e for e in new if e.kind == "skip_step"), None)
+                skipped = list(skip.rules) if skip is not None else \
+                    (["510.4"] if target == "first_strike_damage" else [])
             if s.pending is not None or s.result is not None or (s.turn.step == target and not s.stack):
                 return out
+            if skipped is not None and s.turn.step == "cleanup" and not s.stack:
+                label = step_def(target).label
+                why = f" ({', '.join(skipped)})" if skipped else ""
+                ev = Event(skipped, f"Avanza fino alla {label}: in questo turno non c'è{why}, quindi "
+                                    "ci si ferma alla fine del turno invece di proseguire nei turni "
+                                    "successivi.", "step_to_stop", turn=s.turn.number, step=s.turn.step)
+                self.events.append(ev)
+                return out + [ev]
         return out
 
     def next_turn(self, defaults: bool = False) -> list[Event]:
@@ -237,12 +260,17 @@ class Game:
         def go(ctx: Ctx) -> None:
             s = ctx.s
             resumed = list(s.procedure)
+            resolving = s.stack[-1].id if s.stack and resumed[:1] == ["resolve"] else None
             if interrupting:
                 s.pending, s.procedure = None, []
                 s.answers.clear()
             tasks = entry.func(ctx, **params) or []
             if s.result is not None:
                 return
+            if resolving is not None and not any(i.id == resolving for i in s.stack):
+                # The object that was resolving left the stack with its controller (800.4a):
+                # it does not resolve, and nothing else resolves in its place.
+                resumed = ["priority" if t == "priority_after_resolve" else t for t in resumed[1:]]
             if check_sba and s.turn.step != "untap" and not interrupting:
                 tasks = tasks + ["sba_action"]
             # The action's own tasks first (choices it needs, then state-based actions

@@ -373,7 +373,7 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
     by_field, general = _group_errors(errors or [], fields)
     if by_field and not focus:
         focus = next(iter(by_field))
-    players = [p for p in draft.get("players") or [] if isinstance(p, dict)]
+    players = _with_rule_defaults(draft)
     return render_template(
         "scenario_builder.html", ident=ident, d=draft, raw=raw, players=players,
         commanders=state_fields.commanders(draft), stack_kinds=state_fields.STACK_KINDS,
@@ -382,6 +382,31 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
         steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
     ), status
+
+
+# A library file or an imported scenario may leave out what the rules give (a player's
+# starting life, 119.1; no poison; a maximum hand size of seven, 402.2).  The builder shows
+# the values the engine will use, so a field is never blank: saving the form unchanged must
+# neither fail ("atteso un intero") nor turn a hand size of seven into "no limit".
+_RULE_DEFAULT_KEYS = ("life", "poison", "max_hand_size", "team")
+
+
+def _with_rule_defaults(draft: dict) -> list[dict]:
+    players = [p for p in draft.get("players") or [] if isinstance(p, dict)]
+    if all(k in p for p in players for k in _RULE_DEFAULT_KEYS):
+        return players
+    try:
+        state = sc.parse(draft)
+    except (ScenarioError, ValueError, TypeError, KeyError, AttributeError):
+        return players          # an invalid draft: its errors are shown, the fields as written
+    out = []
+    for p in players:
+        pl = next((x for x in state.players if x.id == p.get("id")), None)
+        if pl is None:
+            out.append(p)
+            continue
+        out.append({**{k: getattr(pl, k) for k in _RULE_DEFAULT_KEYS if k not in p}, **p})
+    return out
 
 
 @bp.get("/simulatore/modifica/<ident>")

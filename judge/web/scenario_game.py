@@ -117,7 +117,8 @@ def _action_from_form(form) -> tuple[str, dict | None]:
             return azione, {"type": "next_turn"}
         if target not in STEP_NAMES:
             raise IllegalAction("scegli una sottofase valida")
-        return azione, {"type": "step_to", "step": target}
+        # stop at the end of a turn without that step (no attackers: no combat damage, 508.8)
+        return azione, {"type": "step_to", "step": target, "turn_end": True}
     if azione in ("annulla", "ripeti"):
         return azione, None
     if azione == "predefinita":

@@ -73,9 +73,11 @@ def check_game(doc: Any) -> list[tuple[str, str]]:
                 errs.append((p, f'azione non valida (tipi ammessi: {", ".join(ACTION_TYPES)})'))
             elif a["type"] == "step_to" and a.get("step") not in STEP_NAMES:
                 errs.append((f"{p}.step", f'sottofase sconosciuta (ammesse: {", ".join(STEP_NAMES)})'))
+            elif a["type"] == "step_to" and not isinstance(a.get("turn_end", False), bool):
+                errs.append((f"{p}.turn_end", "atteso un booleano (true/false)"))
             elif a["type"] == "act":
                 errs += _act_errors(a, p)
-            elif set(a) - {"type", "step", "answer"}:
+            elif set(a) - {"type", "step", "answer", "turn_end"}:
                 errs.append((p, "campo sconosciuto nell'azione"))
     return errs
 
@@ -122,7 +124,7 @@ def _perform(game: Game, action: dict) -> list[Event]:
     if t == "step":
         return game.step()
     if t == "step_to":
-        return game.step_to(action["step"])
+        return game.step_to(action["step"], turn_end=action.get("turn_end") is True)
     if t == "next_turn":
         return game.next_turn()
     if t == "decide":

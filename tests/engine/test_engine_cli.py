@@ -42,7 +42,8 @@ def test_passo_prints_rules_and_text():
 def test_passo_json_shape():
     r = run("passo", str(LIB / "regola-delle-leggende.json"), "--json")
     data = json.loads(r.output)
-    assert set(data) == {"scenario", "events", "pending"}
+    assert set(data) == {"scenario", "events", "pending", "saved", "stopped"}
+    assert data["saved"] is None and data["stopped"] is None       # not written: the file is unchanged
     assert data["pending"] is None and data["scenario"]["format"] == "judge-scenario"
     assert all({"rules", "text", "kind"} <= set(e) for e in data["events"])
 
@@ -148,6 +149,15 @@ def test_fino_a_a_skipped_step_stops_at_the_end_of_the_turn(tmp_path):
     assert "Ora: turno 1, sottofase di cancellazione" in r.output
     assert "non c'è stata nel turno 1" in r.output and "508.8" in r.output
     assert "turno 2" not in r.output
+    data = json.loads(run("passo", str(f), "--fino-a", "combat_damage", "--json", "-i").output)
+    assert "508.8" in data["stopped"] and data["saved"] == str(f)
+    assert data["scenario"]["turn"]["step"] == "cleanup"
+    f.write_text(json.dumps({**json.loads(f.read_text()), "turn": {"number": 1, "active_player": "p1",
+                                                                   "step": "upkeep"}}))
+    # the starting player's skipped draw step (103.8a): the reason keeps the player's name
+    r = run("passo", str(f), "--fino-a", "draw")
+    assert "La sottofase di acquisizione non c'è stata nel turno 1: Alice gioca per primo" in r.output
+    assert "103.8a" in r.output and "Ora: turno 1, sottofase di cancellazione" in r.output
     # a step that does happen later in the turn is reached as before
     r = run("passo", str(f), "--fino-a", "end", "--json")
     assert json.loads(r.output)["scenario"]["turn"] == {**json.loads(r.output)["scenario"]["turn"],

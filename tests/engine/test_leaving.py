@@ -163,3 +163,25 @@ def test_725_4_726_4_without_an_active_player_the_next_in_turn_order():
     assert find(ev, "initiative")[0].rules == ["726.4"]
     assert find(ev, "trigger")[0].rules == ["726.2", "603.3"] and find(ev, "trigger")[0].players == [
         "p3"]
+
+
+def test_800_4a_concede_while_choosing_how_ones_own_ability_resolves():
+    """Bruno concedes while choosing the room of his initiative's venture (the ability is
+    resolving): it leaves the stack with him and does not resolve, and neither does Alice's
+    ability under it."""
+    import json
+    from pathlib import Path
+    lib = Path(__file__).resolve().parents[2] / "scenarios" / "iniziativa-e-undercity.json"
+    undercity = json.loads(lib.read_text(encoding="utf-8"))["players"][0]["command"][0]
+    stack = [{"id": "sotto", "kind": "ability", "controller": "p1", "text": "Abilità di Alice"},
+             {"id": "ab", "kind": "ability", "controller": "p2", "text": "Iniziativa di Bruno",
+              "effect": {"kind": "initiative_venture"}}]
+    g = game(variant="free-for-all", players=four_players(p2={"command": [undercity]}),
+             stack=stack, initiative="p2")
+    g.step()
+    assert g.pending["kind"] == "venture_room" and g.pending["player"] == "p2"
+    ev = g.act("concede", player="p2")
+    assert find(ev, "cease_to_exist")[0].objects == ["ab"]
+    assert not find(ev, "resolve")                       # nothing resolves in its place
+    assert "sotto" in [i.id for i in g.state.stack] and g.pending is None
+    assert ev[-1].kind == "priority"

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
+from judge.engine.state import VARIANTS
 from judge.engine.templates import new_scenario
 
 from .conftest import bear
@@ -276,3 +279,25 @@ def test_two_headed_giant_life_is_the_teams(sim, client):
     d = json.loads(client.get(url + "/scenario.json").data)
     assert [p["life"] for p in d["players"]] == [25, 25, 30, 30]          # 810.4: shared
     assert [p["team"] for p in d["players"]] == ["A", "A", "B", "B"]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_new_scenario_from_the_builder_plays_for_turns(sim, variant):
+    """«Crea e modifica», then «Salva e avvia il simulatore» with nothing else: every library
+    holds placeholder cards, so stepping turn after turn draws them instead of ending the game
+    by 704.5b."""
+    url = sim.new(variant)
+    html = sim.page(url)
+    assert re.search(r'name="players\[0\]\.library"[^>]*>\s*30</textarea>', html)
+    r = sim.post(url, {"azione": "avvia"})
+    assert r.status_code == 303 and "/s/" in r.location
+    g = r.location
+    players = len(sim.api(g)["stato"]["players"])
+    for _ in range(players + 1):                       # a whole round of turns, and one more
+        html = sim.page(g)
+        g = sim.act(g, azione="predefinita" if 'id="sc-dec-h"' in html else "turno")
+    state = sim.api(g)
+    assert state["risultato"] is None, state["risultato"]
+    assert state["stato"]["turn"]["number"] > players
+    assert not any(e["rules"] == ["704.5b"] for e in state["eventi"])
+    assert any(e["kind"] == "draw" for e in state["eventi"])

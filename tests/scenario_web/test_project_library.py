@@ -3,12 +3,17 @@ rule pages link to the scenarios that exercise them."""
 
 from __future__ import annotations
 
+import html as html_mod
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from judge.engine import Game
+from judge.engine import scenario as sc
+from judge.engine.scenario_json import to_dict
 from judge.web import create_app, library
 from judge.web import scenario_views as views
 
@@ -162,6 +167,12 @@ def test_the_stepper_reaches_each_library_answer_with_its_own_forms(real, entry)
     c, tok = real
     data = json.loads(entry.path.read_text(encoding="utf-8"))
     ident = c.get(f"/simulatore/libreria/{entry.slug}/avvia").location.rsplit("/", 1)[1]
+    # it opens with its question, the rules involved and the answer behind «Mostra la risposta»
+    lesson = html_mod.unescape(c.get(f"/s/{ident}").get_data(as_text=True)
+                               .split('class="sc-lesson', 1)[1].split("</section>", 1)[0])
+    assert data["question"] in lesson and "<summary>Mostra la risposta</summary>" in lesson
+    assert all(f'href="/regole/{n}"' in lesson for n in data["rules"]), entry.slug
+    assert re.sub(r"<[^>]+>", "", data["answer"])[:40] in re.sub(r"<[^>]+>", "", lesson)
 
     def api(body: dict) -> dict:
         nonlocal ident
@@ -197,3 +208,75 @@ def test_the_stepper_reaches_each_library_answer_with_its_own_forms(real, entry)
     html = c.get(f"/s/{ident}").get_data(as_text=True)
     assert "✓ Il tavolo ha raggiunto l&#39;esito atteso" in html or \
         "✓ Il tavolo ha raggiunto l'esito atteso" in html, entry.slug
+
+
+class _FormFields(HTMLParser):
+    """The fields a browser submits for the first ``<form class="sc-builder">``, as it renders
+    (text inputs, checked boxes, selected options, textareas), without pressing any button."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.fields: list[tuple[str, str]] = []
+        self._in_form = self._done = False
+        self._select: str | None = None
+        self._select_value: str | None = None
+        self._textarea: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and "sc-builder" in (a.get("class") or "") and not self._done:
+            self._in_form = True
+        if not self._in_form or "name" not in a and tag not in ("option",):
+            return
+        if tag == "input":
+            kind = (a.get("type") or "text").lower()
+            if kind in ("submit", "button", "image", "reset", "file"):
+                return
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.fields.append((a["name"], a.get("value") or "on"))
+                return
+            self.fields.append((a["name"], a.get("value") or ""))
+        elif tag == "select":
+            self._select, self._select_value = a["name"], None
+        elif tag == "option" and self._select is not None:
+            if self._select_value is None or "selected" in a:
+                self._select_value = a.get("value", "")
+        elif tag == "textarea":
+            self._textarea, self._text = a["name"], []
+
+    def handle_data(self, data):
+        if self._textarea is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select is not None:
+            self.fields.append((self._select, self._select_value or ""))
+            self._select = None
+        elif tag == "textarea" and self._textarea is not None:
+            text = "".join(self._text)
+            self.fields.append((self._textarea, text[1:] if text.startswith("\n") else text))
+            self._textarea = None
+        elif tag == "form" and self._in_form:
+            self._in_form, self._done = False, True
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.slug for e in ENTRIES])
+def test_a_library_scenario_saved_unchanged_in_the_builder_keeps_its_board(real, entry):
+    """«Modifica» on the library page, then «Salva» without touching anything: the form shows the
+    values the rules give to what the file leaves out (starting life, 119.1; maximum hand size,
+    402.2), so saving neither fails nor changes the board the engine plays."""
+    c, tok = real
+    url = c.get(f"/simulatore/libreria/{entry.slug}").location.split("?")[0]
+    parser = _FormFields()
+    parser.feed(c.get(url).get_data(as_text=True))
+    data = MultiDict([(k, v) for k, v in parser.fields if k != "csrf_token"])
+    data.add("csrf_token", tok)
+    data.add("azione", "salva")
+    r = c.post(url, data=data)
+    assert r.status_code == 303, re.findall(r'class="sc-field-error[^"]*" id="([^"]+)"[^>]*>(.*?)<',
+                                            r.get_data(as_text=True))
+    before = json.loads(entry.path.read_text(encoding="utf-8"))
+    after = json.loads(c.get(r.location.split("?")[0] + "/scenario.json").data)
+    assert to_dict(sc.parse(after)) == to_dict(sc.parse(before))

@@ -237,3 +237,39 @@ def test_a_stale_pending_decision_is_never_a_server_error(sim, client):
     assert "sc-dec-h" not in sim.page(g3)
     g3 = sim.act(g3, azione="passo")
     assert "Turno 2" in where(sim.page(g3))
+
+
+def test_avanza_fino_a_a_step_the_turn_does_not_have_stops_at_its_end(sim, client):
+    """«Avanza fino a: danno da combattimento» without attackers stops at the end of that turn
+    and the log says why (508.8), instead of running on for fifteen turns; old games, whose
+    step_to has no turn_end, replay as they did."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": new_scenario()})
+    g = sim.act(g, azione="vai", fino_a="combat_damage")
+    state = sim.api(g)
+    assert state["documento"]["actions"] == [{"type": "step_to", "step": "combat_damage", "turn_end": True}]
+    assert (state["stato"]["turn"]["number"], state["stato"]["turn"]["step"]) == (1, "cleanup")
+    stop = state["eventi"][-1]
+    assert stop["kind"] == "step_to_stop" and stop["rules"] == ["508.8"]
+    html = sim.page(g).replace("&#39;", "'")
+    assert "Avanza fino alla sottofase del danno da combattimento: in questo turno non c'è (508.8)" in \
+        log_entries(html)[-1]
+    md = client.get(g + "/registro.md").get_data(as_text=True)
+    assert "ci si ferma alla fine del turno" in md
+    # with an attacker the step is reached, as before
+    d = new_scenario()
+    d["turn"]["step"] = "precombat_main"
+    d["battlefield"] = [bear()]
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": d})
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    g = sim.act(g, azione="decidi", **{"att-0": "p2"})
+    g = sim.act(g, azione="vai", fino_a="combat_damage")
+    s = sim.api(g)["stato"]
+    assert (s["turn"]["number"], s["turn"]["step"], s["players"][1]["life"]) == (1, "combat_damage", 18)
+    # a saved game without turn_end: the old behaviour, into later turns
+    old = sim.upload({"format": "judge-partita", "version": 1, "scenario": new_scenario(),
+                      "actions": [{"type": "step_to", "step": "combat_damage"}]})
+    assert sim.api(old)["stato"]["turn"]["number"] > 1
+    r = sim.post("/simulatore/importa", {"json": json.dumps(
+        {"format": "judge-partita", "version": 1, "scenario": new_scenario(),
+         "actions": [{"type": "step_to", "step": "end", "turn_end": "sì"}]})})
+    assert r.status_code == 422 and "atteso un booleano" in r.get_data(as_text=True)
