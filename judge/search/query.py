@@ -50,7 +50,7 @@ __all__ = ["Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "Se
 
 MAX_LIMIT = 100
 # Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
-CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "2048") or 0)
+CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "1024") or 0)
 
 LANGS = ("it", "en", "tutte")
 
