@@ -14,7 +14,7 @@ import pickle
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.engine import chars, combat, scenario, scenario_json, state_actions, templates, triggers, turn_actions  # noqa: F401
+from judge.engine import chars, combat, combat_damage, scenario, scenario_json, state_actions, templates, triggers, turn_actions  # noqa: F401
 from judge.engine import actions as _actions  # noqa: F401  (registers judge actions)
 # Modules that register state-based actions, effects, decisions and judge actions:
 from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
