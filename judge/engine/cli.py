@@ -20,6 +20,7 @@ from judge.engine.registry import ACTIONS
 from judge.engine.scenario_json import dumps, format_json
 from judge.engine.templates import new_scenario
 from judge.engine.state import VARIANTS
+from judge.engine.step_target import StepTarget
 from judge.engine.steps import BY_NAME, STEP_NAMES
 
 
@@ -146,7 +147,8 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
         answers = parsed if isinstance(parsed, list) else [parsed]
     start = len(game.events)
     code = 0
-    target = _Target(fino_a) if fino_a is not None else None
+    target = StepTarget(fino_a) if fino_a is not None else None
+    stepped = False
     try:
         if game.pending is not None:
             _answer_pending(game, answers, predefinite)
@@ -158,15 +160,17 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                 if not _answer_pending(game, answers, predefinite):
                     break
                 continue
-            if target is not None and target.reached(game):
+            if target is not None and stepped and (target.reached(game.state)
+                                                   or target.stop_at_turn_end(game.state)):
                 break
             if fino_a is None and remaining <= 0:
                 break
-            before = (game.state.turn.number, game.state.turn.step, len(game.events))
+            before, n_events = (game.state.turn.number, game.state.turn.step), len(game.events)
             game.step()
+            stepped = True
             remaining -= 1
             if target is not None:
-                target.observe(game, before)
+                target.observe(before, game.state, game.events[n_events:])
     except IllegalAction as e:
         click.echo(f"Rifiutato: {e}", err=True)
         code = 1
@@ -175,8 +179,10 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
                    "dall'ultima operazione riuscita.", err=True)
         code = 1
     events = game.events[start:]
-    stopped = target.skipped if target is not None and target.skipped and game.pending is None \
-        and game.result is None else ""
+    stopped = ""
+    if target is not None and target.skipped_turn is not None and game.pending is None and game.result is None:
+        stopped = (f"{target.reason(game.state)}. Mi fermo alla fine del turno invece di proseguire nei "
+                   "turni successivi.")
     if _save_and_print(game, events, salva, as_json, stopped=stopped):
         if game.result is not None:
             r = game.result
@@ -233,49 +239,6 @@ def _target(file: str, salva: str | None, in_place: bool) -> str | None:
     if in_place and salva is not None and Path(salva).resolve() != Path(file).resolve():
         _fail("usa --sul-posto oppure --salva FILE, non entrambi", 2)
     return file if in_place else salva
-
-
-class _Target:
-    """``--fino-a STEP``: stop at STEP, or at the end of a turn in which STEP did not happen
-    (no attackers: no combat damage step, 508.8), instead of running on into later turns."""
-
-    def __init__(self, step: str):
-        self.step = step
-        self.index = STEP_NAMES.index(step)
-        self.skipped = ""
-        self.stepped = False
-
-    def observe(self, game: Game, before: tuple[int, str, int]) -> None:
-        """After a step: note when the turn went past STEP without entering it."""
-        s = game.state
-        turn, step, n_events = before
-        self.stepped = True
-        if not self.skipped and s.turn.number == turn and \
-                STEP_NAMES.index(step) < self.index < STEP_NAMES.index(s.turn.step):
-            self.skipped = self._why(game, game.events[n_events:], turn)
-
-    def reached(self, game: Game) -> bool:
-        s = game.state
-        if not self.stepped or s.stack or game.pending is not None:
-            return False
-        return s.turn.step == self.step or (bool(self.skipped) and s.turn.step == "cleanup")
-
-    def _why(self, game: Game, events: list[Event], turn: int) -> str:
-        label = BY_NAME[self.step].label
-        skip = next((e for e in events if e.kind == "skip_step"), None)
-        if skip is not None:
-            text = skip.text.rstrip(".")
-            # mid-sentence: lower the first letter, unless the text starts with a name
-            if not any(text.startswith(p.name) for p in game.state.players if p.name):
-                text = text[:1].lower() + text[1:]
-            why = f"{text} (regola {', '.join(skip.rules)})"
-        elif self.step == "first_strike_damage":
-            why = ("nessuna creatura attaccante o bloccante ha attacco improvviso o doppio attacco "
-                   "(regola 510.4)")
-        else:
-            why = "il turno non l'ha attraversata"
-        return (f"La {label} non c'è stata nel turno {turn}: {why}. Mi fermo alla fine del turno "
-                "invece di proseguire nei turni successivi.")
 
 
 def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str | None = None) -> bool:

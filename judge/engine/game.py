@@ -26,6 +26,7 @@ from judge.engine.registry import ACTIONS, DECISIONS, TBAS
 from judge.engine.resolve import resolve_top
 from judge.engine.scenario_fields import json_depth_ok
 from judge.engine.state import State
+from judge.engine.step_target import StepTarget
 from judge.engine.steps import STEP_NAMES, following, step_def
 
 MAX_STEPS_PER_CALL = 10_000
@@ -172,30 +173,25 @@ class Game:
         that says why.  Without it the old behaviour stays, so saved games replay alike."""
         if target not in STEP_NAMES:
             raise IllegalAction(f'sottofase sconosciuta "{target}" (ammesse: {", ".join(STEP_NAMES)})')
-        index = STEP_NAMES.index(target)
-        skipped: list[str] | None = None        # the rules of the skip, once the turn went past
+        goal = StepTarget(target)
         out: list[Event] = []
         for _ in range(max_steps):
-            turn, step = self.state.turn.number, self.state.turn.step
+            before = (self.state.turn.number, self.state.turn.step)
             new = self.step()
             s = self.state
             while defaults and s.pending is not None:
                 new += self.decide()
                 s = self.state
             out += new
-            if turn_end and skipped is None and s.turn.number == turn and \
-                    STEP_NAMES.index(step) < index < STEP_NAMES.index(s.turn.step):
-                skip = next((e for e in new if e.kind == "skip_step"), None)
-                skipped = list(skip.rules) if skip is not None else \
-                    (["510.4"] if target == "first_strike_damage" else [])
-            if s.pending is not None or s.result is not None or (s.turn.step == target and not s.stack):
+            if turn_end:
+                goal.observe(before, s, new)
+            if s.pending is not None or s.result is not None or goal.reached(s):
                 return out
-            if skipped is not None and s.turn.step == "cleanup" and not s.stack:
-                label = step_def(target).label
-                why = f" ({', '.join(skipped)})" if skipped else ""
-                ev = Event(skipped, f"Avanza fino alla {label}: in questo turno non c'è{why}, quindi "
-                                    "ci si ferma alla fine del turno invece di proseguire nei turni "
-                                    "successivi.", "step_to_stop", turn=s.turn.number, step=s.turn.step)
+            if goal.stop_at_turn_end(s):
+                why = f" ({', '.join(goal.rules)})" if goal.rules else ""
+                ev = Event(goal.rules, f"Avanza fino alla {step_def(target).label}: in questo turno non c'è{why}, "
+                                       "quindi ci si ferma alla fine del turno invece di proseguire nei turni "
+                                       "successivi.", "step_to_stop", turn=s.turn.number, step=s.turn.step)
                 self.events.append(ev)
                 return out + [ev]
         return out

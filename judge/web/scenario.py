@@ -397,7 +397,7 @@ def _with_rule_defaults(draft: dict) -> list[dict]:
         return players
     try:
         state = sc.parse(draft)
-    except (ScenarioError, ValueError, TypeError, KeyError, AttributeError):
+    except ScenarioError:       # parse raises nothing else, whatever the input
         return players          # an invalid draft: its errors are shown, the fields as written
     out = []
     for p in players:
