@@ -8,28 +8,30 @@ scores) kept across queries, and a query tree is combined as dense vectors over 
 a sum for OR, a masked sum for AND. A document matches a node when its score there is above 0
 (every score is a positive BM25 value times a positive boost).
 
-Postings are read from the Whoosh reader on first use; positions only for phrases.
+Postings (with positions, for phrases) are read from the Whoosh reader on first use, or all at once
+by ``preload`` when a server starts, and kept: the whole index is a few megabytes as arrays.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, fields
+from array import array
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 B = 0.75
 K1 = 1.2
-# Postings, positions and leaf scores kept across queries, counted in entries (a document in an array,
-# a position in a tuple): under 20 MB. Measured with distinct traffic through bench/http_bench.py, the
-# server peaks at 192 MB with 500,000 (199 MB with a million, for about 10% more search throughput).
-MAX_CACHED_ENTRIES = 500_000
+# Leaf scores kept across queries, counted in entries (a document in an array): about 4 MB.
+MAX_CACHED_ENTRIES = 400_000
 
 
 class _Node:
     def __post_init__(self):
-        object.__setattr__(self, "_hash", hash((type(self).__name__, *(getattr(self, f.name) for f in fields(self)))))
+        # __dict__ holds exactly the fields here, in order (dataclasses.fields() costs more than the hash).
+        object.__setattr__(self, "_hash", hash((type(self).__name__, *self.__dict__.values())))
 
     def __hash__(self):
         return self._hash
@@ -87,6 +89,63 @@ for _node in (T, P, F, A, O):
     _node.__hash__ = _Node.__hash__
 
 _EMPTY = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
+POSITION_BITS = 24  # a position key is document << 24 | position (fields are far shorter than 16M words)
+
+
+class Postings(NamedTuple):
+    """A term's postings in one field: documents, term frequencies and, in positional fields, the
+    sorted (document, position) keys that phrases are matched on."""
+
+    docs: np.ndarray  # int32
+    tf: np.ndarray  # float32
+    keys: np.ndarray | None  # int64, None where the field keeps no positions
+
+
+NO_POSTINGS = Postings(_EMPTY[0], _EMPTY[1], np.zeros(0, dtype=np.int64))
+
+
+class FlatPostings:
+    """Every term's postings in a few flat arrays per field (CSR), a term's own being slices of them,
+    filled term by term (``add``, then ``done``) with no second copy: about 7 MB for the whole index,
+    where one set of numpy arrays per term took 12."""
+
+    def __init__(self):
+        self.slot: dict[str, dict[str, int]] = {}
+        self.arrays: dict[str, tuple] = {}
+
+    def add(self, field: str, text: str, ids: list, tf: list, keys: list | None) -> None:
+        if field not in self.arrays:
+            self.slot[field] = {}
+            self.arrays[field] = (array("q", [0]), array("i"), array("f"), array("q", [0]), array("q"))
+        starts, docs, freqs, kstarts, allkeys = self.arrays[field]
+        self.slot[field][text] = len(starts) - 1
+        docs.extend(ids)
+        freqs.extend(tf)
+        starts.append(len(docs))
+        if keys is not None:
+            allkeys.extend(keys)
+        kstarts.append(len(allkeys))
+
+    def done(self) -> FlatPostings:
+        """Turn the growing arrays into numpy arrays (sharing their memory: no copy)."""
+        for field, (starts, docs, freqs, kstarts, keys) in self.arrays.items():
+            self.arrays[field] = (
+                np.frombuffer(starts, dtype=np.int64), np.frombuffer(docs, dtype=np.int32),
+                np.frombuffer(freqs, dtype=np.float32), np.frombuffer(kstarts, dtype=np.int64),
+                np.frombuffer(keys, dtype=np.int64) if len(keys) else None,
+            )
+        return self
+
+    def __len__(self) -> int:
+        return sum(len(s) for s in self.slot.values())
+
+    def get(self, field: str, text: str) -> Postings:
+        i = self.slot.get(field, {}).get(text)
+        if i is None:
+            return NO_POSTINGS
+        starts, docs, tf, kstarts, keys = self.arrays[field]
+        a, b = starts[i], starts[i + 1]
+        return Postings(docs[a:b], tf[a:b], keys[kstarts[i]:kstarts[i + 1]] if keys is not None else None)
 
 
 def leaves(node: Node):
@@ -117,17 +176,23 @@ class Scorer:
         self.n = reader.doc_count_all()
         self.stored = [reader.stored_fields(d) for d in range(self.n)]
         self.fields = [name for name, f in self.schema.items() if f.scorable]
+        self._positional = {name for name, f in self.schema.items() if f.format and f.format.supports("positions")}
         # BM25's length normalisation per field and document: K1 * ((1 - B) + B * length / average).
         self.norm: dict[str, np.ndarray] = {}
         for f in self.fields:
             lengths = np.array([reader.doc_field_length(d, f, 0) or 0 for d in range(self.n)], dtype=np.float32)
-            avg = float(lengths.mean()) if self.n and lengths.mean() else 1.0
+            # Whoosh's average: the exact total over the documents (the lengths above are stored in a byte each).
+            avg = (reader.field_length(f) / reader.doc_count()) if reader.doc_count() else 0.0
+            avg = avg or 1.0
             self.norm[f] = (K1 * ((1 - B) + B * lengths / avg)).astype(np.float32)
-        self._postings: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
-        self._positions: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
+        # Every term read is kept for the engine's life: the whole index is a few MB as arrays
+        # (258,000 postings, 298,000 positions), where the old per-document tuples needed an eviction
+        # that made distinct traffic re-read Whoosh over and over.
+        self._terms: dict[tuple[str, str], Postings] = {}
+        self._flat: FlatPostings | None = None  # every term, once preload() has run
         self._leaves: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._cached_entries = 0
-        self._lock = threading.Lock()  # guards the caches' bookkeeping
+        self._lock = threading.Lock()  # guards the leaf cache's bookkeeping
         self._read_lock = threading.Lock()  # Whoosh readers share file handles: one reader at a time
         self.numbers_of = [f.get("number", "") for f in self.stored]
         self.by_number: dict[str, list[int]] = {}
@@ -137,49 +202,66 @@ class Scorer:
     def close(self) -> None:
         self._searcher.close()
 
-    def _remember(self, cache: dict, key, value, size: int):
+    def _remember(self, key, value, size: int):
+        """Keep a leaf's scores: leaves are combinations (fields x words x weights), unbounded in number."""
         with self._lock:
             self._cached_entries += size + 1
             if self._cached_entries > MAX_CACHED_ENTRIES:  # bounded memory: start again
-                self._postings.clear()
-                self._positions.clear()
                 self._leaves.clear()
                 self._cached_entries = size + 1
-            cache[key] = value
+            self._leaves[key] = value
         return value
 
     # -- postings -----------------------------------------------------------------------------------
-    def postings(self, field: str, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """(document ids, term frequencies) of a term in a field."""
-        key = (field, text)
-        got = self._postings.get(key)
-        if got is not None:
-            return got
-        ids, weights = [], []
-        with self._read_lock:
-            if (field, text) in self.reader:
-                m = self.reader.postings(field, text)
-                while m.is_active():
-                    ids.append(m.id())
-                    weights.append(m.weight())
-                    m.next()
-        value = (np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32)) if ids else _EMPTY
-        return self._remember(self._postings, key, value, len(ids))
+    def _read_lists(self, field: str, text: str) -> tuple[list, list, list | None]:
+        """One term's documents, frequencies and position keys from Whoosh (the caller holds the read lock)."""
+        ids: list[int] = []
+        tf: list[int] = []
+        if (field, text) not in self.reader:
+            return ids, tf, [] if field in self._positional else None
+        m = self.reader.postings(field, text)
+        if field in self._positional:
+            keys: list[int] = []
+            for doc, positions in m.items_as("positions"):
+                ids.append(doc)
+                tf.append(len(positions))
+                keys.extend((doc << POSITION_BITS) | p for p in positions)
+            return ids, tf, keys
+        while m.is_active():
+            ids.append(m.id())
+            tf.append(m.weight())
+            m.next()
+        return ids, tf, None
 
-    def positions(self, field: str, text: str) -> dict[int, tuple[int, ...]]:
-        """Document id -> positions of a term in a field (for phrases)."""
-        key = (field, text)
-        got = self._positions.get(key)
+    def _read(self, field: str, text: str) -> Postings:
+        ids, tf, keys = self._read_lists(field, text)
+        return Postings(np.array(ids, np.int32), np.array(tf, np.float32),
+                        None if keys is None else np.array(keys, np.int64))
+
+    def postings(self, field: str, text: str) -> Postings:
+        """A term's postings in a field: from the preloaded arrays, or read from Whoosh on first use and kept."""
+        if self._flat is not None:
+            return self._flat.get(field, text)
+        got = self._terms.get((field, text))
         if got is not None:
             return got
-        out: dict[int, tuple[int, ...]] = {}
         with self._read_lock:
-            if (field, text) in self.reader and self.schema[field].format.supports("positions"):
-                m = self.reader.postings(field, text)
-                while m.is_active():
-                    out[m.id()] = tuple(m.value_as("positions"))
-                    m.next()
-        return self._remember(self._positions, key, out, sum(len(v) for v in out.values()) * 4)
+            got = self._terms.get((field, text))
+            if got is None:
+                got = self._terms[(field, text)] = self._read(field, text)
+        return got
+
+    def preload(self) -> None:
+        """Read every term now (about two seconds), so that no search waits on Whoosh: the server calls
+        it at start-up; tests and the command line read terms as they meet them."""
+        with self._read_lock:
+            if self._flat is None:
+                flat = FlatPostings()
+                for field, text in self.reader.all_terms():
+                    text = text.decode("utf-8") if isinstance(text, bytes) else text
+                    flat.add(field, text, *self._read_lists(field, text))
+                self._flat = flat.done()
+                self._terms = {}
 
     def idf(self, df: int) -> float:
         return math.log(self.n / (df + 1)) + 1
@@ -191,14 +273,14 @@ class Scorer:
         got = self._leaves.get(key)
         if got is not None:
             return got
-        docs, tf = self.postings(field, text)
+        docs, tf = self.postings(field, text)[:2]
         if field not in self.norm:
             # Unscored fields (rule number, language...): a match is worth 1.
             value = (docs, np.ones(len(docs), dtype=np.float32))
         else:
             idf = self.idf(len(docs))
             value = (docs, (idf * tf * (K1 + 1) / (tf + self.norm[field][docs])).astype(np.float32))
-        return self._remember(self._leaves, key, value, len(docs))
+        return self._remember(key, value, len(docs))
 
     def _phrase(self, field: str, words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted scores of a phrase: BM25 of the phrase's count, summed over its words' idf."""
@@ -208,30 +290,22 @@ class Scorer:
             return got
         posts = [self.postings(field, w) for w in words]
         value = _EMPTY
-        if posts and all(len(d) for d, _ in posts):
-            common = posts[0][0]
-            for d, _ in posts[1:]:
-                common = np.intersect1d(common, d, assume_unique=True)
-            if len(common):
-                where = [self.positions(field, w) for w in words]
-                docs, counts = [], []
-                for d in common.tolist():
-                    starts = set(where[0][d])
-                    for i in range(1, len(words)):
-                        following = where[i][d]
-                        starts = {s for s in starts if s + i in following}
-                        if not starts:
-                            break
-                    if starts:
-                        docs.append(d)
-                        counts.append(len(starts))
-                if docs:
-                    ids = np.array(docs, dtype=np.int32)
-                    tf = np.array(counts, dtype=np.float32)
-                    idf = sum(self.idf(len(d)) for d, _ in posts)
-                    norm = self.norm[field][ids] if field in self.norm else np.float32(K1)
-                    value = (ids, (idf * tf * (K1 + 1) / (tf + norm)).astype(np.float32))
-        return self._remember(self._leaves, key, value, len(value[0]))
+        if posts and all(len(p.docs) for p in posts) and all(p.keys is not None for p in posts):
+            # Keys are (document, position) in one integer: the phrase starts where word i sits at
+            # start + i for every i.
+            starts = posts[0].keys
+            for i, p in enumerate(posts[1:], 1):
+                starts = starts[np.isin(starts + i, p.keys, assume_unique=True)]
+                if not len(starts):
+                    break
+            if len(starts):
+                ids, counts = np.unique(starts >> POSITION_BITS, return_counts=True)
+                ids = ids.astype(np.int32)
+                tf = counts.astype(np.float32)
+                idf = sum(self.idf(len(p.docs)) for p in posts)
+                norm = self.norm[field][ids] if field in self.norm else np.float32(K1)
+                value = (ids, (idf * tf * (K1 + 1) / (tf + norm)).astype(np.float32))
+        return self._remember(key, value, len(value[0]))
 
     def _fields(self, fields: tuple[tuple[str, float], ...], words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted weighted sum over fields of a term's (or a phrase's) scores."""
@@ -244,7 +318,7 @@ class Scorer:
             docs, vals = self._term(field, words[0]) if len(words) == 1 else self._phrase(field, words)
             acc[docs] += vals * np.float32(weight)
         ids = np.flatnonzero(acc).astype(np.int32)
-        return self._remember(self._leaves, key, (ids, acc[ids]), len(ids))
+        return self._remember(key, (ids, acc[ids]), len(ids))
 
     # -- evaluation ---------------------------------------------------------------------------------
     def scores(self, node: Node, memo: dict | None = None) -> np.ndarray:

@@ -18,7 +18,7 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
     """The text with its spaces normalised, and where each of its terms is: cached for the texts that
     come up most (a few MB), as the same rules come up again and again across searches."""

@@ -18,7 +18,8 @@ def _setup(state) -> None:
     app = state.app
     instance = app.instance_path
     app.extensions["judge.index_status"] = lambda: index_ready(instance)
-    app.extensions["judge.warm_up"] = lambda: get_engine(instance)
+    # A server reads the whole index into memory before its first request (about a second).
+    app.extensions["judge.warm_up"] = lambda: get_engine(instance).scorer.preload()
 
 
 bp.record_once(_setup)
