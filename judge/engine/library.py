@@ -3,7 +3,7 @@
 ``verify(data)`` loads the scenario, performs ``expected.actions`` and returns
 the list of failures (Italian strings; empty when the scenario behaves as
 documented) together with the events.  The format of ``expected`` is
-documented in docs/scenario-format.md.
+documented in docs/scenario-format.md; ``expected.problems`` checks its shape first.
 """
 
 from __future__ import annotations
@@ -12,36 +12,33 @@ from typing import Any
 
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
-from judge.engine.game import MAX_STEPS_PER_CALL, Game
+from judge.engine.expected import problems
+from judge.engine.game import Game
 
 _ACT_KEYS = {"act"}
 
 
 def _short(value: Any, limit: int = 120) -> str:
-    """A value of the ``expected`` block, quoted in a failure, cut short."""
+    """An action of a validated ``expected`` block, quoted in a failure with its content (which
+    action failed), cut short.  Not ``scenario_fields._shown``: that one names an unchecked value
+    by its type, never rendering a structure of unknown depth."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _do(game: Game, action: dict) -> list[Event]:
-    if not isinstance(action, dict):
-        raise IllegalAction(f"azione di verifica non valida: {_short(action)}")
+    """One action of a block that ``expected.problems`` accepted."""
     if "step" in action:
-        n = action["step"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS_PER_CALL:
-            raise IllegalAction(f"step: atteso un numero di passi da 1 a {MAX_STEPS_PER_CALL}")
         out: list[Event] = []
-        for _ in range(n):
+        for _ in range(action["step"]):
             out += game.step()
         return out
     if "step_to" in action:
         return game.step_to(action["step_to"], defaults=bool(action.get("defaults")))
     if "decide" in action:
         return game.decide(action["decide"])
-    if "act" in action:
-        params = {k: v for k, v in action.items() if k not in _ACT_KEYS}
-        return game.act(action["act"], **params)
-    raise IllegalAction(f"azione di verifica sconosciuta: {_short(action)}")
+    params = {k: v for k, v in action.items() if k not in _ACT_KEYS}
+    return game.act(action["act"], **params)
 
 
 def _match_event(exp: dict, events: list[Event]) -> bool:
@@ -124,14 +121,16 @@ def check_state(game: Game, exp: dict) -> list[str]:
 
 def verify(data: Any) -> tuple[list[str], list[Event]]:
     """Run a scenario's ``expected`` block; returns (failures, events).  A block of the
-    wrong shape is one failure that says so, never an exception."""
+    wrong shape is not run: its failures are the problems found, each with its field path.
+    Anything else the engine raises is a bug and propagates."""
     game = Game.from_dict(data)
+    exp = data.get("expected") or {}
+    wrong = problems(exp, [p.id for p in game.state.players])
+    if wrong:
+        return wrong, []
     fails: list[str] = []
     events: list[Event] = []
-    try:
-        _verify(game, data.get("expected") or {}, fails, events)
-    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as e:
-        fails.append(f"blocco «expected» non valido ({type(e).__name__}: {e})"[:300])
+    _verify(game, exp, fails, events)
     return fails, events
 
 

@@ -8,6 +8,7 @@ import json
 from typing import Any, Mapping
 
 from judge.engine import chars
+from judge.engine.expected import state_problems
 from judge.engine.game import ANYTIME_ACTIONS
 from judge.engine.library import check_state
 from judge.engine.terms import SECTOR_IT
@@ -162,11 +163,10 @@ def lesson(game, scenario: dict) -> dict | None:
     if not question:
         return None
     exp = extra.get("expected") if isinstance(extra.get("expected"), dict) else {}
-    state = exp.get("state") if isinstance(exp.get("state"), dict) else {}
-    try:
-        reached = bool(state) and not check_state(game, state)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        reached = False
+    state = exp.get("state") or {}
+    if state_problems(state, [p.id for p in game.state.players]):
+        state = {}                   # an imported file's malformed block: nothing to show or check
+    reached = bool(state) and not check_state(game, state)
     return {"question": question, "answer": extra.get("answer", ""),
             "rules": [r for r in extra.get("rules") or [] if isinstance(r, str)],
             "expected": expected_lines(game.state, state, scenario), "reached": reached}

@@ -311,13 +311,14 @@ def test_hostile_saved_decisions_raise_only_engine_errors(data, answer):
 
 
 @pytest.mark.parametrize("expected,message", [
-    ({"actions": 5}, "blocco «expected» non valido"),
-    ({"actions": [], "state": {"life": 7}}, "blocco «expected» non valido"),
-    ([1], "blocco «expected» non valido"),
-    ({"actions": [{"step": 10**9}]}, "step: atteso un numero di passi da 1 a 10000"),
-    ({"actions": [{"step": True}]}, "step: atteso un numero di passi"),
-    ({"actions": ["[" * 500 + "]" * 500]}, "azione di verifica non valida"),
-    ({"actions": [{"step": 1}], "events": [5]}, "blocco «expected» non valido"),
+    ({"actions": 5}, "expected.actions: attesa una lista"),
+    ({"actions": [], "state": {"life": 7}}, "expected.state.life: atteso un oggetto"),
+    ([1], "expected: atteso un oggetto"),
+    ({"actions": [{"step": 10**9}]}, "expected.actions[0].step: atteso un numero di passi da 1 a 10000"),
+    ({"actions": [{"step": True}]}, "expected.actions[0].step: atteso un numero di passi"),
+    ({"actions": ["[" * 500 + "]" * 500]}, "expected.actions[0]: atteso un oggetto (un'azione"),
+    ({"actions": [{"step": 1}], "events": [5]}, "expected.events[0]: atteso un oggetto"),
+    ({"actions": [{"decide": "[" * 10_001}]}, "expected.actions[0].decide: testo troppo lungo"),
 ])
 def test_cli_verifica_malformed_expected_block_is_a_failure_not_a_traceback(tmp_path, expected,
                                                                              message):

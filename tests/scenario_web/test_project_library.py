@@ -127,6 +127,20 @@ def test_every_expected_outcome_is_shown_in_words(entry):
                 assert any(game.state.name_of(oid) in ln for ln in lines), (key, oid, lines)
 
 
+@pytest.mark.parametrize("state", [{"life": 5}, {"life": {"p9": 3}}, {"zones": {"p1.life": []}},
+                                   {"battlefield": [1, "a"]}, "tutto", [{"life": {"p2": 20}}]])
+def test_an_imported_malformed_expected_state_is_left_out_not_a_server_error(real, state):
+    """A file from anywhere may carry a question and a broken ``expected.state``: the stepper
+    shows the question without the outcome (the page used to fail on ``{"life": 5}``)."""
+    c, _ = real
+    data = {**library.load("tocco-letale-e-travolgere"), "expected": {"state": state}}
+    r = c.post("/api/scenari", json={"format": "judge-partita", "version": 1, "scenario": data})
+    assert r.status_code == 201, r.get_data(as_text=True)[:500]
+    html = c.get(r.get_json()["url"]).get_data(as_text=True)
+    lesson = html.split('class="sc-lesson', 1)[1].split("</section>", 1)[0]
+    assert "Quanto danno può travolgere?" in lesson and "raggiunto l'esito atteso" not in lesson
+
+
 def decision_fields(pending: dict, answer) -> dict:
     """The stepper's form fields that give ``answer`` to ``pending`` (the inverse of
     scenario_play.answer_from_form), or the JSON field for a kind without a form."""
