@@ -19,13 +19,13 @@ from judge.engine import actions as _actions  # noqa: F401  (registers judge act
 # Modules that register state-based actions, effects, decisions and judge actions:
 from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
 from judge.engine import stack_actions, variants  # noqa: F401
+from judge.engine import resolve as _resolve
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS, DECISIONS, TBAS
-from judge.engine.resolve import resolve_top
 from judge.engine.scenario_fields import json_depth_ok
-from judge.engine.state import State
+from judge.engine.state import StackItem, State
 from judge.engine.step_target import StepTarget
 from judge.engine.steps import STEP_NAMES, following, step_def
 
@@ -256,17 +256,19 @@ class Game:
         def go(ctx: Ctx) -> None:
             s = ctx.s
             resumed = list(s.procedure)
-            resolving = s.stack[-1].id if s.stack and resumed[:1] == ["resolve"] else None
+            at, resolving = _resolve.resolving(s, resumed) or (0, None)
+            item = next((i for i in s.stack if i.id == resolving), None)
+            if item is not None:
+                resumed[at] = _resolve.task(item.id)     # an old plain "resolve": named now
             if interrupting:
                 s.pending, s.procedure = None, []
                 s.answers.clear()
             tasks = entry.func(ctx, **params) or []
             if s.result is not None:
                 return
-            if resolving is not None and not any(i.id == resolving for i in s.stack):
-                # The object that was resolving left the stack with its controller (800.4a):
-                # it does not resolve, and nothing else resolves in its place.
-                resumed = ["priority" if t == "priority_after_resolve" else t for t in resumed[1:]]
+            if item is not None and not any(i.id == item.id for i in s.stack):
+                resumed = self._resolving_left(ctx, item, resumed[:at] + resumed[at + 1:],
+                                               interrupting)
             if check_sba and s.turn.step != "untap" and not interrupting:
                 tasks = tasks + ["sba_action"]
             # The action's own tasks first (choices it needs, then state-based actions
@@ -280,6 +282,34 @@ class Game:
         return self._run(f"azione {name}", go)
 
     # --- internals -----------------------------------------------------------------------
+    def _resolving_left(self, ctx: Ctx, item: StackItem, rest: list[str],
+                        interrupting: bool) -> list[str]:
+        """A judge action took off the stack the object whose resolution is under way: what
+        is left of the procedure (``rest``: the procedure without its ``resolve`` task).
+
+        A player leaving the game is the one way this happens at the table (104.3a: a player
+        may concede even during a choice): the object went with them, ceasing to exist with
+        its controller or leaving the game with its owner (800.4a).  This keeps what the
+        engine did before: it does not resolve, the pending choice is dropped (a player who
+        left makes no more choices), nothing resolves in its place, and priority follows the
+        step's rule instead of 117.3b, since nothing resolved (nobody's in the untap step,
+        502.4).  Any other action is refused: the object already started resolving, and
+        608.2m has it finish resolving even if it leaves the stack, which the engine cannot
+        do without the object.  A judge expects to be told that rather than see a resolution
+        silently vanish; they let it finish first (a step), or discard the procedure in the
+        builder."""
+        s = ctx.s
+        if not any(e.kind == "leave_game" for e in ctx.events):
+            raise IllegalAction(f"{item.text or item.id} si sta risolvendo: anche se lascia la "
+                                "pila finisce di risolversi; completa prima la risoluzione con un "
+                                "passo", ["608.2m"])
+        dropped = ", e la scelta in sospeso è annullata" if interrupting else ""
+        ctx.emit(["800.4a"], f"{item.text or item.id} ha lasciato la pila mentre si risolveva: la "
+                 f"risoluzione si interrompe{dropped} e nessun altro oggetto si risolve al suo "
+                 "posto.", "resolve_stopped", objects=[item.id], players=[item.controller])
+        after = "no_priority" if s.turn.step == "untap" else "priority"
+        return [after if t == "priority_after_resolve" else t for t in rest]
+
     def _settle(self, ctx: Ctx) -> bool:
         """704.3, 117.5: state-based actions until none, then waiting triggered abilities
         onto the stack, repeated until neither happens. True if anything happened."""
@@ -341,7 +371,9 @@ class Game:
                 ctx.emit(["514.3"], "Nessun giocatore riceve priorità: la sottofase di "
                          "cancellazione finisce.", "no_priority")
         elif name == "priority":
-            self._priority(ctx, [step_def(s.turn.step).priority, "117.3a"], "riceve priorità")
+            rule = step_def(s.turn.step).priority
+            # No step rule gives priority in the cleanup step: only 514.3a does.
+            self._priority(ctx, [rule, "117.3a"] if rule else ["514.3a"], "riceve priorità")
         elif name == "priority_after_resolve":
             self._priority(ctx, ["117.3b"], "riceve priorità dopo la risoluzione")
         elif name == "no_priority":
@@ -349,8 +381,8 @@ class Game:
                      "no_priority")
         elif name == "step_triggers":
             triggers.beginning_of_step(ctx)
-        elif name == "resolve":
-            resolve_top(ctx)
+        elif name == _resolve.TASK:
+            _resolve.resolve(ctx, arg or None)
         elif name == "each_discard":
             _actions.each_player_discards_now(ctx, int(arg))
         else:
@@ -367,7 +399,7 @@ class Game:
             self._continue(ctx)
             return
         if s.stack:
-            s.procedure = ["resolve", "sba", "priority_after_resolve"]
+            s.procedure = [_resolve.task(s.stack[-1].id), "sba", "priority_after_resolve"]
             self._continue(ctx)
             return
         cur = s.turn.step

@@ -1,4 +1,9 @@
-"""The top object of the stack resolves (405.5, 608).
+"""An object on the stack resolves (405.5, 608).
+
+All players passing makes the top object start resolving; the procedure then names it
+(``resolve:<id>``, see :func:`task`), so that if the engine stops on its controller's
+choice and the stack changes meanwhile, the object that started resolving is the one
+that finishes (608.2).
 
 The engine does not read card text: a spell's effect is up to the judge, then a
 permanent spell enters the battlefield (608.3a; a copy becomes a token, 608.3f)
@@ -11,17 +16,44 @@ from __future__ import annotations
 
 from judge.engine import ops
 from judge.engine.context import Ctx
+from judge.engine.errors import IllegalAction
 from judge.engine.registry import EFFECTS
-from judge.engine.state import PERMANENT_TYPES
+from judge.engine.state import PERMANENT_TYPES, State
+
+TASK = "resolve"
 
 
-def resolve_top(ctx: Ctx) -> None:
+def task(item_id: str) -> str:
+    """The procedure's step in which the object ``item_id`` resolves."""
+    return f"{TASK}:{item_id}"
+
+
+def resolving(s: State, procedure: list[str]) -> tuple[int, str] | None:
+    """Where in ``procedure`` an object resolves and which one: (index, id), or None.
+    A plain ``resolve`` (saved before the object was named) means the top of the stack."""
+    for j, t in enumerate(procedure):
+        name, _, arg = t.partition(":")
+        if name == TASK:
+            item_id = arg or (s.stack[-1].id if s.stack else None)
+            return (j, item_id) if item_id is not None else None
+    return None
+
+
+def resolve(ctx: Ctx, item_id: str | None) -> None:
+    """The object ``item_id`` resolves (``None``: the top of the stack)."""
     s = ctx.s
-    item = s.stack[-1]
+    at = len(s.stack) - 1 if item_id is None else next(
+        (i for i, it in enumerate(s.stack) if it.id == item_id), -1)
+    if at < 0:
+        # Loading and Game.act keep this from happening; never resolve another object.
+        raise IllegalAction("la pila è vuota: nessun oggetto da risolvere" if item_id is None else
+                            f'l\'oggetto "{item_id}" che si stava risolvendo non è più in pila',
+                            ["608.2m"])
+    item = s.stack[at]
     entry = EFFECTS.get(item.effect["kind"]) if item.kind == "ability" and item.effect else None
     # A choice made as the ability resolves is asked before anything changes.
     choice = entry.choose(ctx, item) if entry is not None and entry.choose else None
-    s.stack.pop()
+    del s.stack[at]
     ctl = s.name_of(item.controller)
     if item.kind == "spell" and item.card is not None:
         card = item.card

@@ -233,9 +233,31 @@ def _check_procedure(v, st: State) -> None:
             continue
         if name == "each_discard" and arg.isdigit() and len(arg) < 10:
             continue
+        if name == "resolve":
+            _check_resolving(v, st, j, arg)
+            continue
         if name in TASKS and not arg:
             continue
         v.err(f"procedure[{j}]", f'passo della procedura sconosciuto "{task}"')
+
+
+def _check_resolving(v, st: State, j: int, item_id: str) -> None:
+    """``resolve:<id>``: that object is on the stack.  A plain ``resolve`` (saved before the
+    resolving object was named) is the top of the stack, as it was then: it is named here,
+    so that editing the stack afterwards cannot change which object finishes resolving."""
+    from judge.engine import resolve
+    if not item_id:
+        if not st.stack:
+            v.err(f"procedure[{j}]", "nessun oggetto in pila da risolvere")
+        else:
+            st.procedure[j] = resolve.task(st.stack[-1].id)
+    elif not any(i.id == item_id for i in st.stack):
+        # Refused rather than dropped: the object already started resolving and would finish
+        # even off the stack (608.2m); the judge puts it back or discards the pending choice.
+        v.err(f"procedure[{j}]", f'l\'oggetto "{_shown(item_id)}" che si sta risolvendo non è in '
+                                 "pila: rimettilo in pila o scarta la decisione in sospeso e la "
+                                 "procedura (un oggetto che ha iniziato a risolversi finisce di "
+                                 "risolversi, regola 608.2m)")
 
 
 def _check_pending(v, st: State, players: set[str]) -> None:

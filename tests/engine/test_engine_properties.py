@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from engine_helpers import RULES
 from judge.engine import Game, IllegalAction
+from judge.engine.dungeon import UNDERCITY_ROOMS
+from judge.engine.resolve import resolving
 from judge.engine.scenario import parse
 from judge.engine.scenario_json import to_dict
 from judge.engine.state import KEYWORDS
@@ -82,8 +84,18 @@ def scenarios(draw):
                         subtypes=["Aura"] if kind == "aura" else ["Equipment"],
                         attached_to=draw(st.sampled_from(targets)))
         battlefield.append(base)
+    stack = []
+    if draw(st.integers(0, 3)) == 0:
+        # an initiative venture about to resolve for a player whose Undercity branches: the
+        # engine stops mid-resolution for the room (701.49b)
+        who = draw(st.sampled_from(players))
+        who["command"] = [{"id": cid(), "name": "Undercity", "types": ["dungeon"],
+                           "subtypes": ["Undercity"], "venture_marker": "Secret Entrance",
+                           "rooms": [{"name": n, "text": x, "to": list(to)} for n, x, to in UNDERCITY_ROOMS]}]
+        stack.append({"id": cid(), "kind": "ability", "controller": who["id"], "text": "Iniziativa",
+                      "effect": {"kind": "initiative_venture"}})
     return {"format": "judge-scenario", "version": 1, "title": "random", "variant": variant,
-            "players": players, "battlefield": battlefield,
+            "players": players, "battlefield": battlefield, "stack": stack,
             "turn": {"number": draw(st.integers(1, 5)), "active_player": draw(st.sampled_from(pids)),
                      "step": draw(st.sampled_from(STEP_NAMES))},
             "day_night": draw(st.sampled_from([None, "day", "night"])),
@@ -120,6 +132,21 @@ def answer(g: Game, data) -> None:
     g.decide()
 
 
+def stack_edited_mid_resolution(g: Game, data) -> None:
+    """The judge edits the board while an object waits mid-resolution for its controller's
+    choice and puts an ability anywhere on the stack: the same object finishes resolving
+    (608.2), the new one stays where it was put."""
+    _, resolving_id = resolving(g.state, g.state.procedure)
+    d = g.to_dict()
+    at = data.draw(st.integers(0, len(d["stack"])))
+    d["stack"].insert(at, {"id": "messa-dal-giudice", "kind": "ability", "text": "Nuova",
+                           "controller": data.draw(st.sampled_from([p.id for p in g.state.in_game()]))})
+    side = Game.from_dict(d)
+    ev = side.decide()
+    assert [e.objects[0] for e in ev if e.kind == "resolve"] == [resolving_id]
+    assert "messa-dal-giudice" in [i.id for i in side.state.stack]
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.data())
 def test_random_games_keep_invariants(data_in, data):
@@ -136,6 +163,8 @@ def test_random_games_keep_invariants(data_in, data):
             # a player concedes, at any time (104.3a), even during a choice
             g.act("concede", player=data.draw(st.sampled_from([p.id for p in g.state.in_game()])))
         elif g.pending is not None:
+            if g.state.procedure[0].startswith("resolve:") and data.draw(st.booleans()):
+                stack_edited_mid_resolution(g, data)
             answer(g, data)
         else:
             g.step()

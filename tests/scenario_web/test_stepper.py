@@ -239,6 +239,35 @@ def test_a_stale_pending_decision_is_never_a_server_error(sim, client):
     assert "Turno 2" in where(sim.page(g3))
 
 
+def test_an_ability_added_in_the_builder_mid_resolution_does_not_resolve_instead(sim, client):
+    """The builder keeps a choice asked mid-resolution (the initiative's room, 701.49b): an
+    ability the judge adds to the stack there waits on top, and the venture that had started
+    resolving is the one that finishes (608.2)."""
+    from judge.engine.dungeon import UNDERCITY_ROOMS
+    d = new_scenario("two-player", title="Iniziativa a metà")
+    d["initiative"] = "p1"
+    d["players"][0]["command"] = [{"id": "uc", "name": "Undercity", "types": ["dungeon"],
+                                   "subtypes": ["Undercity"], "venture_marker": "Secret Entrance",
+                                   "rooms": [{"name": n, "text": x, "to": list(to)}
+                                             for n, x, to in UNDERCITY_ROOMS]}]
+    d["stack"] = [{"id": "ab", "kind": "ability", "controller": "p1", "text": "Iniziativa di Alice",
+                   "effect": {"kind": "initiative_venture"}}]
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": d})
+    g = sim.act(g, azione="passo")
+    builder = client.get(g + "/modifica").location
+    g2 = sim.act(builder, **{"pila.text": "Abilità aggiunta dal giudice", "pila.controller": "p2",
+                             "azione": "avvia"})
+    g2 = sim.act(g2, azione="predefinita")                  # the room: Forge
+    state = sim.api(g2)["stato"]
+    assert state["players"][0]["command"][0]["venture_marker"] == "Forge"
+    assert [s["text"] for s in state["stack"]][0] == "Abilità aggiunta dal giudice"
+    assert "ab" not in [s["id"] for s in state["stack"]]
+    # removing the resolving object while keeping its choice is refused, with the reason
+    builder = client.get(g + "/modifica").location
+    r = sim.post(builder, {"azione": "rimuovi_pila:0"})
+    assert r.status_code == 422 and "608.2m" in r.get_data(as_text=True)
+
+
 def test_avanza_fino_a_a_step_the_turn_does_not_have_stops_at_its_end(sim, client):
     """«Avanza fino a: danno da combattimento» without attackers stops at the end of that turn
     and the log says why (508.8), instead of running on for fifteen turns; old games, whose
