@@ -327,16 +327,28 @@ class Game:
 
     def _priority(self, ctx: Ctx, rules: list[str], text: str) -> None:
         """The active player receives priority; without one (they left the game during
-        their turn), the next player in turn order does (800.4j)."""
+        their turn), the next player in turn order does (800.4j).
+
+        In the cleanup step, players who get priority, whatever the path (state-based
+        actions or triggers there, abilities waiting, an object on the stack, a resolution
+        stopped by a player leaving), get another cleanup step once the stack is empty and
+        all pass in succession (514.3a); the first such priority notes it and says so."""
         s = ctx.s
         act = chars.active_players(s)
-        if act:
-            ctx.emit(rules, f"{act[0].name} {text}.", "priority", players=[act[0].id])
+        heir = None if act else next(iter(chars.turn_order_from(s, s.turn.active_player)), None)
+        who = act[0] if act else heir
+        if who is None:
             return
-        nxt = chars.turn_order_from(s, s.turn.active_player)
-        if nxt:
-            ctx.emit(rules + ["800.4j"], f"{nxt[0].name} {text}, al posto del giocatore attivo "
-                     "che ha lasciato la partita.", "priority", players=[nxt[0].id])
+        again = instead = ""
+        if s.turn.step == "cleanup" and not s.turn.cleanup_again:
+            s.turn.cleanup_again = True
+            rules = rules if "514.3a" in rules else rules + ["514.3a"]
+            again = (". Quando la pila sarà vuota e tutti i giocatori passeranno in successione, "
+                     "inizierà un'altra sottofase di cancellazione")
+        if heir is not None:
+            rules = rules + ["800.4j"]
+            instead = ", al posto del giocatore attivo che ha lasciato la partita"
+        ctx.emit(rules, f"{who.name} {text}{instead}{again}.", "priority", players=[who.id])
 
     def _continue(self, ctx: Ctx) -> None:
         s = ctx.s
@@ -363,16 +375,16 @@ class Game:
         elif name in ("sba_action", "cleanup_check"):
             if self._settle(ctx) and s.turn.step == "cleanup":
                 # 514.3a: actions performed or abilities put on the stack in the cleanup step
-                s.turn.cleanup_again = True
+                # (_priority notes that another cleanup step follows)
                 self._priority(ctx, ["514.3a"], "riceve priorità (azioni di stato o abilità "
-                               "innescate nella sottofase di cancellazione); dopo, inizierà "
-                               "un'altra sottofase di cancellazione")
+                               "innescate nella sottofase di cancellazione)")
             elif name == "cleanup_check":
                 ctx.emit(["514.3"], "Nessun giocatore riceve priorità: la sottofase di "
                          "cancellazione finisce.", "no_priority")
         elif name == "priority":
             rule = step_def(s.turn.step).priority
-            # No step rule gives priority in the cleanup step: only 514.3a does.
+            # No step rule gives priority in the cleanup step: only 514.3a does (and
+            # _priority notes that another cleanup step follows).
             self._priority(ctx, [rule, "117.3a"] if rule else ["514.3a"], "riceve priorità")
         elif name == "priority_after_resolve":
             self._priority(ctx, ["117.3b"], "riceve priorità dopo la risoluzione")

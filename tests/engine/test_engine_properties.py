@@ -147,6 +147,21 @@ def stack_edited_mid_resolution(g: Game, data) -> None:
     assert "messa-dal-giudice" in [i.id for i in side.state.stack]
 
 
+def assert_514_3a(g: Game) -> None:
+    """Priority in a cleanup step brings another cleanup step before the next turn (514.3a);
+    without priority there, none (514.3).  For games loaded without ``cleanup_again``."""
+    owed = False
+    for e in g.events:
+        if e.kind == "priority" and e.step == "cleanup":
+            owed = True
+        elif e.kind == "skip_step" and "514.3a" in e.rules:
+            assert owed, "another cleanup step without priority in the one before"
+            owed = False
+        elif e.kind == "turn":
+            assert not owed, "priority in the cleanup step, then the next turn (514.3a)"
+    assert g.result is not None or g.state.turn.cleanup_again == owed
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.data())
 def test_random_games_keep_invariants(data_in, data):
@@ -184,6 +199,7 @@ def test_random_games_keep_invariants(data_in, data):
             assert isinstance(e.text, str) and e.text
         if i % 10 == 0:
             checkpoints.append((len(g.history), g.to_dict()))
+    assert_514_3a(g)
     # the state always serialises to a valid scenario
     final = g.to_dict()
     json.dumps(final)
@@ -212,3 +228,67 @@ def test_garbage_never_tracebacks(garbage):
             parse(data)
         except ScenarioError:
             pass
+
+
+@st.composite
+def cleanup_scenarios(draw):
+    """Small boards at the end or cleanup step with what can give priority in the cleanup
+    step: creatures dying once «until end of turn» effects end (514.2, 704.5f), abilities
+    waiting (603.3), objects on the stack, an initiative venture that stops for its
+    controller's room (701.49b) so that they can concede mid-choice."""
+    variant = draw(st.sampled_from(["two-player", "free-for-all"]))
+    pids = [f"p{i}" for i in range(2 if variant == "two-player" else draw(st.integers(3, 4)))]
+    players = [{"id": pid, "name": pid.upper(),
+                "library": [{"id": f"{pid}l{i}", "name": "Isola", "types": ["land"]} for i in range(3)],
+                "hand": [{"id": f"{pid}h{i}", "name": "Isola", "types": ["land"]}
+                         for i in range(draw(st.integers(0, 9)))]} for pid in pids]
+    battlefield = [{"id": f"b{i}", "name": "Orso", "controller": draw(st.sampled_from(pids)),
+                    "types": ["creature"], "power": 2, "toughness": 1,
+                    "counters": {"-1/-1": draw(st.integers(0, 1))},
+                    "until_end_of_turn": {"toughness": draw(st.integers(0, 2))}}
+                   for i in range(draw(st.integers(0, 3)))]
+    stack = [{"id": f"s{i}", "kind": "ability", "controller": draw(st.sampled_from(pids)),
+              "text": f"Abilità {i}"} for i in range(draw(st.integers(0, 2)))]
+    if draw(st.booleans()):
+        who = draw(st.sampled_from(players))
+        who["command"] = [{"id": "und", "name": "Undercity", "types": ["dungeon"],
+                           "subtypes": ["Undercity"], "venture_marker": "Secret Entrance",
+                           "rooms": [{"name": n, "text": x, "to": list(to)} for n, x, to in UNDERCITY_ROOMS]}]
+        stack.append({"id": "ven", "kind": "ability", "controller": who["id"], "text": "Iniziativa",
+                      "effect": {"kind": "initiative_venture"}})
+    waiting = [{"id": f"w{i}", "controller": draw(st.sampled_from(pids)), "text": f"In attesa {i}"}
+               for i in range(draw(st.integers(0, 1)))]
+    return {"format": "judge-scenario", "version": 1, "title": "cleanup", "variant": variant,
+            "players": players, "battlefield": battlefield, "stack": stack,
+            "waiting_triggers": waiting, "initiative": draw(st.sampled_from([None] + pids)),
+            "turn": {"number": 3, "active_player": draw(st.sampled_from(pids)),
+                     "step": draw(st.sampled_from(["end", "cleanup"]))}}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cleanup_scenarios(), st.data())
+def test_514_3a_priority_in_cleanup_brings_another_cleanup_step(data_in, data):
+    """Whenever a player gets priority in a cleanup step, another cleanup step begins before
+    the next turn (514.3a), and one begins only then (514.3: normally nobody gets priority
+    there) — whoever concedes, whenever (104.3a), and whatever the judge puts on the stack."""
+    g = Game.from_dict(data_in)
+    start = g.to_dict()
+    for _ in range(40):
+        if g.result is not None or g.state.turn.number > 3:
+            break
+        in_game = [p.id for p in g.state.in_game()]
+        roll = data.draw(st.integers(0, 9))
+        if roll == 0 and len(in_game) > 2:
+            g.act("concede", player=data.draw(st.sampled_from(in_game)))
+        elif g.pending is not None:
+            g.decide()
+        elif roll == 1:
+            g.act("trigger", controller=data.draw(st.sampled_from(in_game)), text="Del giudice",
+                  check_sba=data.draw(st.booleans()))
+        else:
+            g.step()
+    for e in g.events:
+        assert e.rules and set(e.rules) <= RULES, e.rules
+    assert_514_3a(g)
+    g.undo_to(0)
+    assert g.to_dict() == start

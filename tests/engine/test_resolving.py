@@ -146,3 +146,59 @@ def test_old_saved_procedure_with_plain_resolve_still_loads(tmp_path):
     with pytest.raises(ScenarioError) as ei:
         Game.from_dict(d)
     assert "procedure[0]" in [p for p, _ in ei.value.errors]
+
+
+def test_514_3a_priority_in_cleanup_after_a_conceded_choice_brings_another_cleanup_step():
+    """The bug: Alice concedes while choosing her room in the cleanup step; priority is given
+    there (514.3a, to Bruno: 800.4j) but the engine did not note that another cleanup step
+    follows, and went on to the next turn once all passed."""
+    g = venture_pending(variant="free-for-all", step="cleanup",
+                        players=[{"id": "p1", "name": "Alice", "command": [UNDERCITY]},
+                                 {"id": "p2", "name": "Bruno"}, {"id": "p3", "name": "Carla"}])
+    assert not g.state.turn.cleanup_again
+    before = g.to_dict()
+    ev = g.act("concede", player="p1")
+    prio = find(ev, "priority")
+    assert len(prio) == 1 and prio[0].rules == ["514.3a", "800.4j"] and prio[0].step == "cleanup"
+    assert g.state.turn.cleanup_again and g.to_dict()["turn"]["cleanup_again"] is True
+    assert "un'altra sottofase di cancellazione" in prio[0].text
+    after = g.to_dict()
+    g.undo()                                             # undo and redo are exact
+    assert g.to_dict() == before and not g.state.turn.cleanup_again
+    g.redo()
+    assert g.to_dict() == after
+    resolved = []
+    while g.state.stack:      # Bruno's new initiative (726.4) and room, then his own ability
+        ev = g.step()
+        resolved += [e.objects[0] for e in find(ev, "resolve")]
+        assert find(ev, "priority")[0].rules == ["117.3b", "800.4j"]
+        assert g.state.turn.step == "cleanup" and g.pending is None
+    assert resolved[-1] == "sotto"
+    ev = g.step()                                        # all pass, the stack is empty
+    assert find(ev, "skip_step")[0].rules == ["514.3a"]
+    assert find(ev, "step")[0].step == "cleanup" and not find(ev, "turn")
+    assert find(ev, "no_priority")[0].rules == ["514.3"] and not g.state.turn.cleanup_again
+    ev = g.step()                                        # 514.3: nobody got priority this time
+    assert find(ev, "turn") and g.state.turn.step == "untap"
+
+
+def test_514_3a_every_way_of_getting_priority_in_cleanup_brings_another_cleanup_step():
+    """A board saved in the cleanup step with abilities waiting (603.3) or an object on the
+    stack: players get priority there, so another cleanup step follows (514.3a)."""
+    waiting = game(step="cleanup", waiting_triggers=[
+        {"id": "t1", "controller": "p2", "text": "Abilità in attesa"}])
+    ev = waiting.step()
+    assert find(ev, "trigger") and find(ev, "priority")[0].rules == ["514.3a"]
+    assert waiting.state.turn.cleanup_again
+    on_stack = game(step="cleanup", stack=[dict(NEW)])
+    ev = on_stack.step()
+    assert find(ev, "resolve") and find(ev, "priority")[0].rules == ["117.3b", "514.3a"]
+    assert "un'altra sottofase di cancellazione" in find(ev, "priority")[0].text
+    for g in (waiting, on_stack):
+        while g.state.stack:
+            ev = g.step()
+            assert find(ev, "priority")[0].rules == ["117.3b"]      # announced once
+        ev = g.step()
+        assert find(ev, "skip_step")[0].rules == ["514.3a"] and g.state.turn.step == "cleanup"
+        g.step()
+        assert g.state.turn.step == "untap"
