@@ -12,7 +12,7 @@ from typing import Any
 
 from judge.engine import chars, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
+from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
 from judge.engine.scenario import MAX_INT, shared_team_turns
 from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
@@ -37,12 +37,6 @@ def player_arg(ctx: Ctx, pid: Any, in_game: bool = True) -> Player:
     if in_game and pl.lost:
         raise IllegalAction(f"{pl.name} ha già lasciato la partita", ["800.4a"])
     return pl
-
-
-def shown(value: Any) -> str:
-    """A user-supplied value, shortened for a message."""
-    text = str(value) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
-    return text if len(text) <= 60 else text[:57] + "…"
 
 
 def text_arg(value: Any, what: str, limit: int = 500) -> str:

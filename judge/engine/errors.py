@@ -2,6 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+_STRUCTURES = {list: "lista", dict: "oggetto"}
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A user-supplied value quoted in a message, cut short: a scalar as it is, a structure by
+    its kind only (never rendered: it may be huge or deeply nested)."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        text = str(value)
+    else:
+        text = _STRUCTURES.get(type(value), type(value).__name__)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 class ScenarioError(ValueError):
     """A scenario file is invalid.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection
 
-from judge.engine.actions import shown
+from judge.engine.errors import shown
 from judge.engine.game import MAX_PARAM_DEPTH, MAX_STEPS_PER_CALL
 from judge.engine.registry import ACTIONS
 from judge.engine.scenario import MAX_INT, MAX_LONG_TEXT

@@ -256,10 +256,8 @@ class Game:
         def go(ctx: Ctx) -> None:
             s = ctx.s
             resumed = list(s.procedure)
-            at, resolving = _resolve.resolving(s, resumed) or (0, None)
+            at, resolving = _resolve.resolving(resumed) or (0, None)
             item = next((i for i in s.stack if i.id == resolving), None)
-            if item is not None:
-                resumed[at] = _resolve.task(item.id)     # an old plain "resolve": named now
             if interrupting:
                 s.pending, s.procedure = None, []
                 s.answers.clear()
@@ -394,7 +392,7 @@ class Game:
         elif name == "step_triggers":
             triggers.beginning_of_step(ctx)
         elif name == _resolve.TASK:
-            _resolve.resolve(ctx, arg or None)
+            _resolve.resolve(ctx, arg)
         elif name == "each_discard":
             _actions.each_player_discards_now(ctx, int(arg))
         else:

@@ -20,8 +20,8 @@ _ACT_KEYS = {"act"}
 
 def _short(value: Any, limit: int = 120) -> str:
     """An action of a validated ``expected`` block, quoted in a failure with its content (which
-    action failed), cut short.  Not ``scenario_fields._shown``: that one names an unchecked value
-    by its type, never rendering a structure of unknown depth."""
+    action failed), cut short.  Not ``errors.shown``: that one names an unchecked value's
+    structure by its kind, never rendering something of unknown depth."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 

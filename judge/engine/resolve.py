@@ -18,7 +18,7 @@ from judge.engine import ops
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import EFFECTS
-from judge.engine.state import PERMANENT_TYPES, State
+from judge.engine.state import PERMANENT_TYPES
 
 TASK = "resolve"
 
@@ -28,26 +28,24 @@ def task(item_id: str) -> str:
     return f"{TASK}:{item_id}"
 
 
-def resolving(s: State, procedure: list[str]) -> tuple[int, str] | None:
-    """Where in ``procedure`` an object resolves and which one: (index, id), or None.
-    A plain ``resolve`` (saved before the object was named) means the top of the stack."""
+def resolving(procedure: list[str]) -> tuple[int, str] | None:
+    """Where in ``procedure`` an object resolves and which one: (index, id), or None.  (A plain
+    ``resolve`` saved by older versions is named when the scenario is loaded, see
+    ``scenario_fields``: a running game only has named ones.)"""
     for j, t in enumerate(procedure):
         name, _, arg = t.partition(":")
-        if name == TASK:
-            item_id = arg or (s.stack[-1].id if s.stack else None)
-            return (j, item_id) if item_id is not None else None
+        if name == TASK and arg:
+            return j, arg
     return None
 
 
-def resolve(ctx: Ctx, item_id: str | None) -> None:
-    """The object ``item_id`` resolves (``None``: the top of the stack)."""
+def resolve(ctx: Ctx, item_id: str) -> None:
+    """The object ``item_id`` resolves."""
     s = ctx.s
-    at = len(s.stack) - 1 if item_id is None else next(
-        (i for i, it in enumerate(s.stack) if it.id == item_id), -1)
+    at = next((i for i, it in enumerate(s.stack) if it.id == item_id), -1)
     if at < 0:
         # Loading and Game.act keep this from happening; never resolve another object.
-        raise IllegalAction("la pila è vuota: nessun oggetto da risolvere" if item_id is None else
-                            f'l\'oggetto "{item_id}" che si stava risolvendo non è più in pila',
+        raise IllegalAction(f'l\'oggetto "{item_id}" che si stava risolvendo non è più in pila',
                             ["608.2m"])
     item = s.stack[at]
     entry = EFFECTS.get(item.effect["kind"]) if item.kind == "ability" and item.effect else None

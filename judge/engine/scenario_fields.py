@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.errors import shown
 from judge.engine.state import COPY_KINDS, SECTORS, Card, State
 
 ROOM_KEYS = {"name", "text", "to"}
@@ -105,13 +106,6 @@ def stack_fields(v, d: dict, path: str) -> dict:
     return {"rules": v.str_list(d, "rules", path), "effect": _effect(v, d, path)}
 
 
-def _shown(value: Any) -> str:
-    """A value quoted in an error: a string as it is (cut short), anything else by its type."""
-    if isinstance(value, str):
-        return value if len(value) <= 40 else value[:40] + "…"
-    return {list: "lista", dict: "oggetto"}.get(type(value), type(value).__name__)
-
-
 def _effect(v, d: dict, path: str) -> dict | None:
     from judge.engine.registry import EFFECTS
     eff = v.typed(d, "effect", path, "dict", None, nullable=True)
@@ -120,7 +114,7 @@ def _effect(v, d: dict, path: str) -> dict | None:
     p = f"{path}.effect"
     kind = eff.get("kind")
     if not isinstance(kind, str) or kind not in EFFECTS:
-        v.err(f"{p}.kind", f'effetto sconosciuto "{_shown(kind)}" (ammessi: {", ".join(sorted(EFFECTS))})')
+        v.err(f"{p}.kind", f'effetto sconosciuto "{shown(kind)}" (ammessi: {", ".join(sorted(EFFECTS))})')
         return None
     v.unknown_keys(eff, {"kind", *EFFECTS[kind].params}, p)
     out = {"kind": kind}
@@ -254,7 +248,7 @@ def _check_resolving(v, st: State, j: int, item_id: str) -> None:
     elif not any(i.id == item_id for i in st.stack):
         # Refused rather than dropped: the object already started resolving and would finish
         # even off the stack (608.2m); the judge puts it back or discards the pending choice.
-        v.err(f"procedure[{j}]", f'l\'oggetto "{_shown(item_id)}" che si sta risolvendo non è in '
+        v.err(f"procedure[{j}]", f'l\'oggetto "{shown(item_id)}" che si sta risolvendo non è in '
                                  "pila: rimettilo in pila o scarta la decisione in sospeso e la "
                                  "procedura (un oggetto che ha iniziato a risolversi finisce di "
                                  "risolversi, regola 608.2m)")
@@ -278,7 +272,7 @@ def _check_pending(v, st: State, players: set[str]) -> None:
         ok = False
     kind = p.get("kind")
     if not isinstance(kind, str) or kind not in DECISIONS:
-        v.err("pending.kind", f'tipo di decisione sconosciuto "{_shown(kind)}" '
+        v.err("pending.kind", f'tipo di decisione sconosciuto "{shown(kind)}" '
                               f'(ammessi: {", ".join(sorted(DECISIONS))})')
         ok = False
     if ok and p["player"] not in players:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine import ops, terms, triggers
-from judge.engine.actions import player_arg, shown, text_arg
+from judge.engine.actions import player_arg, text_arg
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
+from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
 from judge.engine.state import Card, StackItem
 

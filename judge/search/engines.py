@@ -13,7 +13,7 @@ from judge.search.index import ensure_index, fingerprint, index_name, index_root
 from judge.search.query import Engine
 from judge.search.results import SearchResult
 
-__all__ = ["get_engine", "index_ready", "run_search", "search"]
+__all__ = ["get_engine", "index_ready", "keep_in_memory", "run_search", "search"]
 
 _engines: dict[str, Engine] = {}
 _engines_lock = threading.Lock()
@@ -22,6 +22,9 @@ DISK_CHECK_SECONDS = 2.0
 
 
 _keys: dict[str, str] = {}
+# Instance folders whose engines read the whole index into memory as they open (servers): then
+# and after every rebuild, so no request after a rebuild waits on Whoosh either.
+_in_memory: set[str] = set()
 
 
 def _key(instance: str | os.PathLike) -> str:
@@ -41,8 +44,19 @@ def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | No
     except Exception:
         # Complete on the surface (table of contents present) but damaged inside: rebuild once.
         engine = Engine(ensure_index(instance, corpus, fingerprint(path)), corpus)
+    if _key(instance) in _in_memory:
+        engine.scorer.preload()
     engine.disk = fingerprint(engine.path)
     engine.checked = time.monotonic()
+    return engine
+
+
+def keep_in_memory(instance: str | os.PathLike) -> Engine:
+    """Open the instance's engine with the whole index in memory, now and whenever it is reopened
+    (a server's start-up: about two seconds, so no search waits on the index files)."""
+    _in_memory.add(_key(instance))
+    engine = get_engine(instance)
+    engine.scorer.preload()  # opened before this call: preloaded here (a no-op when already done)
     return engine
 
 

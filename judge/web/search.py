@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
 from judge.corpus import load_corpus
-from judge.search.engines import get_engine, index_ready, run_search
+from judge.search.engines import index_ready, keep_in_memory, run_search
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 
@@ -18,8 +18,7 @@ def _setup(state) -> None:
     app = state.app
     instance = app.instance_path
     app.extensions["judge.index_status"] = lambda: index_ready(instance)
-    # A server reads the whole index into memory before its first request (about a second).
-    app.extensions["judge.warm_up"] = lambda: get_engine(instance).scorer.preload()
+    app.extensions["judge.warm_up"] = lambda: keep_in_memory(instance)
 
 
 bp.record_once(_setup)

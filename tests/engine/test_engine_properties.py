@@ -136,7 +136,7 @@ def stack_edited_mid_resolution(g: Game, data) -> None:
     """The judge edits the board while an object waits mid-resolution for its controller's
     choice and puts an ability anywhere on the stack: the same object finishes resolving
     (608.2), the new one stays where it was put."""
-    _, resolving_id = resolving(g.state, g.state.procedure)
+    _, resolving_id = resolving(g.state.procedure)
     d = g.to_dict()
     at = data.draw(st.integers(0, len(d["stack"])))
     d["stack"].insert(at, {"id": "messa-dal-giudice", "kind": "ability", "text": "Nuova",

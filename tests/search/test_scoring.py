@@ -128,3 +128,21 @@ def test_preload_reads_every_term_of_the_index(engine, corpus):
             assert len(p.keys) == int(p.tf.sum())
             assert np.all(np.diff(p.keys) > 0)  # sorted and unique: np.isin(assume_unique) relies on it
     s.close()
+
+
+def test_a_server_engine_reopened_after_a_rebuild_keeps_the_index_in_memory(tmp_path, corpus):
+    """`judge serve` keeps its instance's index in memory; an index deleted under it is rebuilt,
+    and the engine reopened on it must be read into memory too, not read term by term."""
+    import shutil
+
+    from judge.search.engines import get_engine, keep_in_memory
+
+    instance = tmp_path / "inst"
+    first = keep_in_memory(instance)
+    assert first.scorer._flat is not None
+    shutil.rmtree(first.path)
+    again = get_engine(instance, corpus, verify=True)
+    assert again is not first and again.scorer._flat is not None
+    assert [h.number for h in again.search("travolgere").hits] == [h.number for h in first.search("travolgere").hits]
+    # An instance that is not a server's reads terms as it meets them.
+    assert get_engine(tmp_path / "other", corpus).scorer._flat is None
