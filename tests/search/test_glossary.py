@@ -75,3 +75,11 @@ def test_parser_tolerates_odd_lines(tmp_path):
     p = tmp_path / "g.tsv"
     p.write_text("# comment\nitaliano\tinglese\tnota\n\nsolo una colonna\npila\tstack\n\t\n", encoding="utf-8")
     assert [(e.italian, e.english, e.note) for e in load_glossary(p)] == [("pila", "stack", "")]
+
+
+def test_number_words_find_the_digits_the_rules_write(engine):
+    # The rules write "loyalty 0" / "fedeltà 0"; players write "zero".
+    top = [h.number for h in engine.search("planeswalker con fedeltà zero").hits[:5]]
+    assert "704.5i" in top
+    top = [h.number for h in engine.search("creatura con costituzione zero").hits[:5]]
+    assert "704.5f" in top
