@@ -15,10 +15,11 @@ from typing import Any, Callable, Collection
 from judge.engine.errors import shown
 from judge.engine.game import MAX_PARAM_DEPTH, MAX_STEPS_PER_CALL
 from judge.engine.registry import ACTIONS
-from judge.engine.scenario import MAX_INT, MAX_LONG_TEXT
 from judge.engine.scenario_fields import PENDING_KEYS
 from judge.engine.state import CARD_LISTS, MANA, SECTORS
 from judge.engine.steps import STEP_NAMES
+from judge.engine.validation import (EXPECTED, MAX_INT, MAX_LONG_TEXT, MISSING, OUT_OF_RANGE,
+                                     TOO_LONG, UNKNOWN_FIELD, Errors, is_a, is_int)
 
 # A hostile block must not make the checks (or a failure quoting it) slow or deep: answers and
 # parameters may nest MAX_PARAM_DEPTH levels below expected.actions[i].decide.
@@ -28,17 +29,13 @@ MAX_ERRORS = 50              # the rest would only repeat the same mistake
 VERBS = ("step", "step_to", "decide", "act")
 
 
-class _Found:
+class _Found(Errors):
     """The errors found so far, and what the checks need to know about the scenario."""
 
     def __init__(self, players: Collection[str]):
+        super().__init__(MAX_ERRORS)
         self.players = set(players)
         self.actions = 0           # how many actions ``after`` may refer to
-        self.errors: list[str] = []
-
-    def err(self, path: str, message: str) -> None:
-        if len(self.errors) < MAX_ERRORS:
-            self.errors.append(f"{path}: {message}")
 
 
 Check = Callable[[_Found, Any, str], None]
@@ -59,7 +56,7 @@ def _run(check: Check, value: Any, path: str, players: Collection[str]) -> list[
     found = _Found(players)
     if _bounded(found, value, path):
         check(found, value, path)
-    return found.errors
+    return [f"{p}: {message}" for p, message in found.errors]
 
 
 def _bounded(found: _Found, value: Any, path: str) -> bool:
@@ -91,9 +88,9 @@ def _bounded(found: _Found, value: Any, path: str) -> bool:
 
 def _scalar_ok(found: _Found, value: Any, path: str) -> bool:
     if isinstance(value, str) and len(value) > MAX_LONG_TEXT:
-        found.err(path, "testo troppo lungo")
-    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
-        found.err(path, f"valore fuori dall'intervallo consentito (da -{MAX_INT} a {MAX_INT})")
+        found.err(path, TOO_LONG)
+    elif is_int(value) and abs(value) > MAX_INT:
+        found.err(path, OUT_OF_RANGE)
     elif value is not None and not isinstance(value, (str, int, float)):
         found.err(path, f"valore non ammesso in JSON ({type(value).__name__})")
     else:
@@ -115,25 +112,23 @@ def _scalar(test: Callable[[Any], bool], message: str) -> Check:
     return check
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _any(found: _Found, value: Any, path: str) -> None:
     """Anything JSON (``_bounded`` has seen it): the engine judges it."""
 
 
-_INT = _scalar(_is_int, "atteso un intero")
-_BOOL = _scalar(lambda value: isinstance(value, bool), "atteso un booleano (true/false)")
-_STR = _scalar(lambda value: isinstance(value, str), "attesa una stringa")
-_DICT = _scalar(lambda value: isinstance(value, dict), "atteso un oggetto")
+def _a(kind: str) -> Check:
+    """A value of that JSON kind; unlike in a scenario, 2.0 is not an integer."""
+    return _scalar(lambda value: is_a(value, kind), EXPECTED[kind])
+
+
+_INT, _BOOL, _STR, _DICT = map(_a, ("int", "bool", "str", "dict"))
 
 
 def _among(names: Collection[str], unknown: str) -> Check:
     """A string among ``names``; ``unknown`` starts the message (``sottofase sconosciuta``)."""
     def check(found: _Found, value: Any, path: str) -> None:
         if not isinstance(value, str):
-            found.err(path, "attesa una stringa")
+            found.err(path, EXPECTED["str"])
         elif value not in names:
             found.err(path, f'{unknown} "{shown(value)}" (valori ammessi: {", ".join(names)})')
     return check
@@ -157,7 +152,7 @@ def _nullable(check: Check) -> Check:
 def _list_of(item: Check) -> Check:
     def check(found: _Found, value: Any, path: str) -> None:
         if not isinstance(value, list):
-            found.err(path, "attesa una lista")
+            found.err(path, EXPECTED["list"])
             return
         for i, x in enumerate(value):
             item(found, x, f"{path}[{i}]")
@@ -168,7 +163,7 @@ def _map_of(item: Check, key: Check = _any) -> Check:
     """An object whose every key passes ``key`` (a player id, …) and every value ``item``."""
     def check(found: _Found, value: Any, path: str) -> None:
         if not isinstance(value, dict):
-            found.err(path, "atteso un oggetto")
+            found.err(path, EXPECTED["dict"])
             return
         for k, x in value.items():
             key(found, k, _at(path, k))
@@ -180,23 +175,23 @@ def _fields(spec: dict[str, Check], required: tuple[str, ...] = ()) -> Check:
     """An object with only the keys of ``spec``, each passing its check."""
     def check(found: _Found, value: Any, path: str) -> None:
         if not isinstance(value, dict):
-            found.err(path, "atteso un oggetto")
+            found.err(path, EXPECTED["dict"])
             return
         for k in required:
             if k not in value:
-                found.err(f"{path}.{k}", "campo obbligatorio mancante")
+                found.err(f"{path}.{k}", MISSING)
         for k, x in value.items():
             if k in spec:
                 spec[k](found, x, _at(path, k))
             else:
-                found.err(_at(path, k), "campo sconosciuto")
+                found.err(_at(path, k), UNKNOWN_FIELD)
     return check
 
 
 # --- the block ----------------------------------------------------------------------------------
 
 def _steps(found: _Found, value: Any, path: str) -> None:
-    if not _is_int(value) or not 1 <= value <= MAX_STEPS_PER_CALL:
+    if not is_int(value) or not 1 <= value <= MAX_STEPS_PER_CALL:
         found.err(path, f"atteso un numero di passi da 1 a {MAX_STEPS_PER_CALL}")
 
 
@@ -231,7 +226,7 @@ def _after(found: _Found, value: Any, path: str) -> None:
         return                      # expected.actions is wrong already: no range to check
     if found.actions == 0:
         found.err(path, "non ci sono azioni (expected.actions) dopo cui controllare")
-    elif not _is_int(value) or not 0 <= value < found.actions:
+    elif not is_int(value) or not 0 <= value < found.actions:
         found.err(path, f"deve essere un intero tra 0 e {found.actions - 1}")
 
 
@@ -245,10 +240,10 @@ def _after_list(spec: dict[str, Check], required: tuple[str, ...]) -> Check:
         seen: dict[int, int] = {}
         for i, x in enumerate(value if isinstance(value, list) else []):
             after = x.get("after") if isinstance(x, dict) else None
-            if _is_int(after) and after in seen:
+            if is_int(after) and after in seen:
                 found.err(f"{path}[{i}].after", f"dopo l'azione {after} c'è già "
                                                 f"{path}[{seen[after]}]")
-            elif _is_int(after):
+            elif is_int(after):
                 seen[after] = i
     return check
 

@@ -24,10 +24,10 @@ from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS, DECISIONS, TBAS
-from judge.engine.scenario_fields import json_depth_ok
 from judge.engine.state import StackItem, State
 from judge.engine.step_target import StepTarget
 from judge.engine.steps import STEP_NAMES, following, step_def
+from judge.engine.validation import json_depth_ok
 
 MAX_STEPS_PER_CALL = 10_000
 MAX_PARAM_DEPTH = 20          # nesting of a judge action's parameters or of an answer

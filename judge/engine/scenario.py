@@ -2,35 +2,35 @@
 field paths, within the format's limits.
 
 The format is documented in docs/scenario-format.md.  ``parse`` never raises anything but
-:class:`ScenarioError` for bad input, whatever the input is.  Reading and writing files:
+:class:`ScenarioError` for bad input, whatever the input is.  The limits of every value and the
+``Validator`` that reads fields: ``validation``; the newer fields: ``scenario_fields``; the
+checks of what the objects refer to: ``scenario_refs``.  Reading and writing files:
 ``scenario_json``; new scenarios: ``templates``.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from judge.engine import scenario_fields as sf
-from judge.engine.terms import TWO_HEADED_GIANT as THG
+from judge.engine import scenario_refs
 from judge.engine.errors import ScenarioError
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
 from judge.engine.steps import STEP_NAMES
+# The value limits are re-exported for the modules that read them here (web, scenario_json).
+from judge.engine.validation import (EXPECTED, LONG_TEXT_KEYS, MAX_INT,  # noqa: F401
+                                     MAX_LONG_TEXT, MAX_TEXT, Validator)
 
 FORMAT = "judge-scenario"
 VERSION = 1
 
-# Limits for hostile or broken files.
-MAX_INT = 10**9            # any number (life, counters, damage, …) within ±10^9
+# Limits for hostile or broken files, beyond those of every value (validation.py).
 MAX_OBJECTS = 10_000       # cards, tokens and permanents in all zones together
 MAX_PLAYERS = 16
-MAX_TEXT = 500             # names, titles, ids, …
-MAX_LONG_TEXT = 10_000     # descriptions and notes
 MAX_FILE_BYTES = 20_000_000
 
 ATTACK_OPTIONS = ("multiple", "choose", "left", "right")
-LONG_TEXT_KEYS = ("description", "question", "answer", "notes")
 
 TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "rules",
             "expected", "variant",
@@ -55,9 +55,6 @@ COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared
                "assignments", "assigned_by"}
 EOT_KEYS = {"power", "toughness", "keywords"}
 
-TYPE_NAMES_IT = {"int": "un intero", "str": "una stringa", "bool": "un booleano (true/false)",
-                 "list": "una lista", "dict": "un oggetto"}
-
 
 def starting_life(variant: str, n_players: int, archenemy: bool = False) -> int:
     """Starting life total (119.1, 119.1a–e) for one player (or team in 2HG)."""
@@ -78,112 +75,6 @@ def shared_team_turns(variant: str) -> bool:
     return variant in ("two-headed-giant", "archenemy")
 
 
-class _V:
-    """Collects validation errors with their paths."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-
-    def err(self, path: str, msg: str) -> None:
-        if len(self.errors) < 200:
-            self.errors.append((path, msg))
-
-    def typed(self, d: dict, key: str, path: str, kind: str, default: Any = None,
-              required: bool = False, nullable: bool = False) -> Any:
-        p = f"{path}.{key}" if path else key
-        if key not in d:
-            if required:
-                self.err(p, "campo obbligatorio mancante")
-            return default
-        v = d[key]
-        if v is None:
-            if nullable:
-                return None
-            self.err(p, f"atteso {TYPE_NAMES_IT[kind]}, trovato null")
-            return default
-        if kind == "int":
-            if isinstance(v, float) and v.is_integer() and math.isfinite(v) and abs(v) <= MAX_INT:
-                v = int(v)
-            if isinstance(v, bool) or not isinstance(v, int):
-                self.err(p, "atteso un intero")
-                return default
-            if abs(v) > MAX_INT:
-                self.err(p, f"valore fuori dall'intervallo consentito (da -{MAX_INT} a {MAX_INT})")
-                return default
-            return v
-        if kind == "str":
-            if not isinstance(v, str):
-                self.err(p, "attesa una stringa")
-                return default
-            if len(v) > (MAX_LONG_TEXT if key in LONG_TEXT_KEYS else MAX_TEXT):
-                self.err(p, "testo troppo lungo")
-                return default
-            return v
-        if kind == "bool":
-            if not isinstance(v, bool):
-                self.err(p, "atteso un booleano (true/false)")
-                return default
-            return v
-        if kind == "list":
-            if not isinstance(v, list):
-                self.err(p, "attesa una lista")
-                return default
-            return v
-        if kind == "dict":
-            if not isinstance(v, dict):
-                self.err(p, "atteso un oggetto")
-                return default
-            return v
-        raise AssertionError(kind)
-
-    def nonneg(self, value: int | None, path: str) -> None:
-        if value is not None and value < 0:
-            self.err(path, "atteso un intero non negativo")
-
-    def unknown_keys(self, d: dict, allowed: set[str], path: str) -> None:
-        for k in d:
-            if k not in allowed:
-                prefix = f"{path}." if path else ""
-                self.err(f"{prefix}{k}", "campo sconosciuto")
-
-    def str_list(self, d: dict, key: str, path: str, allowed: tuple[str, ...] | None = None,
-                 what: str = "valore") -> list[str]:
-        items = self.typed(d, key, path, "list", [])
-        out = []
-        for i, x in enumerate(items):
-            p = f"{path}.{key}[{i}]"
-            if not isinstance(x, str):
-                self.err(p, "attesa una stringa")
-            elif len(x) > MAX_TEXT:
-                self.err(p, "testo troppo lungo")
-            elif allowed is not None and x not in allowed:
-                self.err(p, f'{what} sconosciuto "{x}" (ammessi: {", ".join(allowed)})')
-            else:
-                out.append(x)
-        return out
-
-    def int_map(self, d: dict, key: str, path: str, keys: tuple[str, ...] | None = None,
-                nonneg: bool = True) -> dict[str, int]:
-        m = self.typed(d, key, path, "dict", {})
-        out: dict[str, int] = {}
-        if len(m) > 100:
-            self.err(f"{path}.{key}", "troppi elementi")
-            return out
-        for k, v in m.items():
-            p = f"{path}.{key}.{k}"
-            if keys is not None and k not in keys:
-                self.err(p, f'chiave sconosciuta "{k}" (ammesse: {", ".join(keys)})')
-                continue
-            n = self.typed(m, k, f"{path}.{key}", "int")
-            if n is None:
-                continue
-            if nonneg and n < 0:
-                self.err(p, "atteso un intero non negativo")
-                continue
-            out[k] = n
-        return out
-
-
 def _count_objects(data: dict) -> int:
     n = 0
     bf = data.get("battlefield")
@@ -200,7 +91,7 @@ def _count_objects(data: dict) -> int:
     return n
 
 
-def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | None:
+def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | None:
     if not isinstance(d, dict):
         v.err(path, "atteso un oggetto (una carta)")
         return None
@@ -287,7 +178,7 @@ def _card(v: _V, d: Any, path: str, owner: str, on_battlefield: bool) -> Card | 
 
 def parse(data: Any) -> State:
     """Validate a scenario (already decoded from JSON) and build a State."""
-    v = _V()
+    v = Validator()
     if not isinstance(data, dict):
         raise ScenarioError([("", "lo scenario deve essere un oggetto JSON")])
     if data.get("format") != FORMAT:
@@ -312,7 +203,7 @@ def parse(data: Any) -> State:
     if "rules" in data:
         v.str_list(data, "rules", "")
     if "expected" in data and not isinstance(data["expected"], (dict, list)):
-        v.err("expected", "atteso un oggetto")
+        v.err("expected", EXPECTED["dict"])
     variant = v.typed(data, "variant", "", "str", "two-player") or "two-player"
     if variant not in VARIANTS:
         v.err("variant", f'variante sconosciuta "{variant}" (ammesse: {", ".join(VARIANTS)})')
@@ -394,7 +285,7 @@ def parse(data: Any) -> State:
     for i, rs in enumerate(v.typed(data, "stack", "", "list", [])):
         path = f"stack[{i}]"
         if not isinstance(rs, dict):
-            v.err(path, "atteso un oggetto")
+            v.err(path, EXPECTED["dict"])
             continue
         v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source", "rules",
                             "effect"}, path)
@@ -463,7 +354,7 @@ def parse(data: Any) -> State:
     st.waiting_triggers = sf.waiting_triggers(v, data)
 
     try:
-        _check_references(v, st)
+        scenario_refs.check(v, st)
         sf.check_state(v, st)
     except Exception:           # a broken structure already reported above
         if not v.errors:
@@ -473,7 +364,7 @@ def parse(data: Any) -> State:
     return st
 
 
-def _combat(v: _V, rc: dict) -> Combat:
+def _combat(v: Validator, rc: dict) -> Combat:
     v.unknown_keys(rc, COMBAT_KEYS, "combat")
     cb = Combat(defending_players=v.str_list(rc, "defending_players", "combat"),
                 attackers_declared=v.typed(rc, "attackers_declared", "combat", "bool", True),
@@ -485,7 +376,7 @@ def _combat(v: _V, rc: dict) -> Combat:
     for i, a in enumerate(v.typed(rc, "attackers", "combat", "list", [])):
         p = f"combat.attackers[{i}]"
         if not isinstance(a, dict):
-            v.err(p, "atteso un oggetto")
+            v.err(p, EXPECTED["dict"])
             continue
         v.unknown_keys(a, {"id", "target", "blocked"}, p)
         cb.attackers.append({"id": v.typed(a, "id", p, "str", required=True),
@@ -494,7 +385,7 @@ def _combat(v: _V, rc: dict) -> Combat:
     for i, b in enumerate(v.typed(rc, "blockers", "combat", "list", [])):
         p = f"combat.blockers[{i}]"
         if not isinstance(b, dict):
-            v.err(p, "atteso un oggetto")
+            v.err(p, EXPECTED["dict"])
             continue
         v.unknown_keys(b, {"id", "blocking"}, p)
         blocking = b.get("blocking")
@@ -507,122 +398,3 @@ def _combat(v: _V, rc: dict) -> Combat:
     for k in list(asg):
         cb.assignments[k] = v.int_map(asg, k, "combat.assignments")
     return cb
-
-
-def _check_references(v: _V, st: State) -> None:
-    seen: dict[str, str] = {}
-
-    def claim(oid: str, path: str) -> None:
-        if oid in seen:
-            v.err(path, f'id duplicato "{oid}" (già usato in {seen[oid]})')
-        else:
-            seen[oid] = path
-
-    for i, p in enumerate(st.players):
-        claim(p.id, f"players[{i}].id")
-    for i, p in enumerate(st.players):
-        for z in CARD_LISTS:
-            for j, c in enumerate(p.zone(z)):
-                claim(c.id, f"players[{i}].{z}[{j}].id")
-                if not st.has_player(c.owner):
-                    v.err(f"players[{i}].{z}[{j}].owner", f'giocatore sconosciuto "{c.owner}"')
-    for i, c in enumerate(st.battlefield):
-        claim(c.id, f"battlefield[{i}].id")
-    for i, s in enumerate(st.stack):
-        claim(s.id, f"stack[{i}].id")
-        if s.card is not None and s.card.id != s.id:
-            claim(s.card.id, f"stack[{i}].card.id")
-    players = {p.id for p in st.players}
-    all_ids = set(seen)
-    if st.players:
-        n = len(st.players)
-        if st.variant == "two-player" and n != 2:
-            v.err("players", "una partita a due giocatori richiede esattamente 2 giocatori")
-        if st.variant == "free-for-all" and n < 3:
-            v.err("players", "il tutti contro tutti richiede almeno 3 giocatori")
-        if st.variant in ("commander", "brawl", "vanguard", "archenemy") and n < 2:
-            v.err("players", "servono almeno 2 giocatori")
-        if st.variant == "two-headed-giant":
-            teams: dict[str, list[Player]] = {}
-            for p in st.players:
-                teams.setdefault(p.team, []).append(p)
-            sizes = {len(t) for t in teams.values()}
-            if len(teams) != 2 or len(sizes) != 1 or sizes.pop() < 2:
-                v.err("players", f"il {THG} richiede due squadre della stessa dimensione, di "
-                                 "almeno 2 giocatori (regole 810.1, 810.11)")
-            for t in teams.values():
-                for i, p in enumerate(st.players):
-                    if p in t and (p.life != t[0].life or p.poison != t[0].poison):
-                        v.err(f"players[{i}].life", "i compagni di squadra condividono punti vita "
-                                                    "e segnalini veleno (regole 810.4, 810.10)")
-        if st.variant == "archenemy" and sum(p.archenemy for p in st.players) != 1:
-            v.err("players", "una partita Archenemy ha esattamente un arcinemico (regola 904.2a)")
-    else:
-        v.err("players", "serve almeno un giocatore")
-    for i, c in enumerate(st.battlefield):
-        for key in ("controller", "owner"):
-            if getattr(c, key) not in players:
-                v.err(f"battlefield[{i}].{key}", f'giocatore sconosciuto "{getattr(c, key)}"')
-        if c.protector is not None and c.protector not in players:
-            v.err(f"battlefield[{i}].protector", f'giocatore sconosciuto "{c.protector}"')
-        if c.attached_to is not None:
-            if c.attached_to not in all_ids:
-                v.err(f"battlefield[{i}].attached_to", f'oggetto sconosciuto "{c.attached_to}"')
-            elif c.attached_to == c.id:
-                v.err(f"battlefield[{i}].attached_to", "un permanente non può essere assegnato a se stesso")
-    # cycles in attached_to
-    index = {c.id: c for c in st.battlefield}
-    for i, c in enumerate(st.battlefield):
-        chain = [c.id]
-        cur = c.attached_to
-        while cur is not None and cur in index:
-            if cur in chain:
-                if cur == c.id and len(chain) > 1:
-                    v.err(f"battlefield[{i}].attached_to",
-                          "ciclo negli oggetti assegnati: " + " → ".join(chain + [cur]))
-                break
-            chain.append(cur)
-            cur = index[cur].attached_to
-    for i, s in enumerate(st.stack):
-        if s.controller not in players:
-            v.err(f"stack[{i}].controller", f'giocatore sconosciuto "{s.controller}"')
-        if s.card is not None and s.card.owner not in players:
-            v.err(f"stack[{i}].card.owner", f'giocatore sconosciuto "{s.card.owner}"')
-    if st.turn.active_player not in players:
-        v.err("turn.active_player", f'giocatore sconosciuto "{st.turn.active_player}"')
-    for k in st.turn.spells_cast:
-        if k not in players:
-            v.err(f"turn.spells_cast.{k}", f'giocatore sconosciuto "{k}"')
-    for key in ("monarch", "initiative"):
-        val = getattr(st, key)
-        if val is not None and val not in players:
-            v.err(key, f'giocatore sconosciuto "{val}"')
-    if st.combat is not None:
-        cb = st.combat
-        for i, d in enumerate(cb.defending_players):
-            if d not in players:
-                v.err(f"combat.defending_players[{i}]", f'giocatore sconosciuto "{d}"')
-        attacker_ids = set()
-        for i, a in enumerate(cb.attackers):
-            perm = index.get(a["id"])
-            if perm is None:
-                v.err(f"combat.attackers[{i}].id", f'permanente sconosciuto "{a["id"]}"')
-                continue
-            attacker_ids.add(a["id"])
-            if "creature" not in perm.types:
-                v.err(f"combat.attackers[{i}].id", f'"{perm.name}" non è una creatura (regola 506.3)')
-            t = a["target"]
-            if t is not None and t not in players and not (
-                    t in index and ({"planeswalker", "battle"} & set(index[t].types))):
-                v.err(f"combat.attackers[{i}].target",
-                      "si può attaccare solo un giocatore, un planeswalker o una battaglia (regola 506.3)")
-        for i, b in enumerate(cb.blockers):
-            perm = index.get(b["id"])
-            if perm is None:
-                v.err(f"combat.blockers[{i}].id", f'permanente sconosciuto "{b["id"]}"')
-                continue
-            if "creature" not in perm.types:
-                v.err(f"combat.blockers[{i}].id", f'"{perm.name}" non è una creatura (regola 506.3)')
-            for j, x in enumerate(b["blocking"]):
-                if x not in attacker_ids:
-                    v.err(f"combat.blockers[{i}].blocking[{j}]", f'"{x}" non è una creatura attaccante')

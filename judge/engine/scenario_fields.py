@@ -2,9 +2,8 @@
 the rules' own triggered abilities and the engine's saved bookkeeping (pending
 decision, procedure, result).
 
-Called by ``scenario.parse`` with its error collector ``v`` (``typed``,
-``str_list``, ``err``, ``unknown_keys``); errors carry the field path and an
-Italian message, like every other scenario error.
+Called by ``scenario.parse`` with its ``validation.Validator`` ``v``; errors carry
+the field path and an Italian message, like every other scenario error.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ from typing import Any
 
 from judge.engine.errors import shown
 from judge.engine.state import COPY_KINDS, SECTORS, Card, State
+# json_depth_ok is re-exported: it was defined here before validation.py held it.
+from judge.engine.validation import MISSING, Validator, json_depth_ok  # noqa: F401
 
 ROOM_KEYS = {"name", "text", "to"}
 TRIGGER_KEYS = {"id", "controller", "text", "source", "rules", "effect", "on_trigger"}
@@ -22,7 +23,7 @@ MAX_ROOMS = 30
 MAX_TRIGGERS = 200
 
 
-def card_fields(v, d: dict, path: str) -> dict:
+def card_fields(v: Validator, d: dict, path: str) -> dict:
     copy = v.typed(d, "copy", path, "str", None, nullable=True)
     if copy is not None and copy not in COPY_KINDS:
         v.err(f"{path}.copy", 'atteso "spell" (copia di una magia) o "card" (copia di una carta)')
@@ -37,7 +38,7 @@ def card_fields(v, d: dict, path: str) -> dict:
             "moved_since_sba": v.typed(d, "moved_since_sba", path, "bool", False)}
 
 
-def _objects(v, raw: list, path: str, limit: int, what: str, keys: set[str]):
+def _objects(v: Validator, raw: list, path: str, limit: int, what: str, keys: set[str]):
     """(path, dict) for each object of a list, after checking its size, type and keys."""
     if len(raw) > limit:
         v.err(path, f"troppi elementi (limite {limit})")
@@ -51,7 +52,7 @@ def _objects(v, raw: list, path: str, limit: int, what: str, keys: set[str]):
         yield p, d
 
 
-def _rooms(v, raw: list, path: str) -> list[dict]:
+def _rooms(v: Validator, raw: list, path: str) -> list[dict]:
     """Rooms top first; arrows point to later rooms; the last one is the bottommost (309.4)."""
     rooms = []
     for p, r in _objects(v, raw, path, MAX_ROOMS, "una stanza", ROOM_KEYS):
@@ -78,15 +79,14 @@ def _rooms(v, raw: list, path: str) -> list[dict]:
 
 def parse_rooms(raw: Any) -> tuple[list[dict], list[tuple[str, str]]]:
     """Rooms given outside a scenario file (the ``venture`` action): (rooms, errors)."""
-    from judge.engine.scenario import _V
-    v = _V()
+    v = Validator()
     rooms = _rooms(v, raw, "rooms") if isinstance(raw, list) else []
     if not isinstance(raw, list):
         v.err("rooms", "attesa una lista di stanze")
     return rooms, v.errors
 
 
-def permanent_fields(v, d: dict, path: str) -> dict:
+def permanent_fields(v: Validator, d: dict, path: str) -> dict:
     sector = v.typed(d, "sector", path, "str", None, nullable=True)
     if sector is not None and sector not in SECTORS:
         v.err(f"{path}.sector", f'settore sconosciuto "{sector}" (ammessi: {", ".join(SECTORS)})')
@@ -94,7 +94,7 @@ def permanent_fields(v, d: dict, path: str) -> dict:
     return {"sector": sector, "control_effect": v.typed(d, "control_effect", path, "bool", False)}
 
 
-def player_fields(v, d: dict, path: str) -> dict:
+def player_fields(v: Validator, d: dict, path: str) -> dict:
     speed = v.typed(d, "speed", path, "int", None, nullable=True)
     if speed is not None and not 1 <= speed <= 4:
         v.err(f"{path}.speed", "la velocità va da 1 a 4 (null: nessuna velocità, regola 702.179)")
@@ -102,11 +102,11 @@ def player_fields(v, d: dict, path: str) -> dict:
     return {"speed": speed, "completed_dungeons": v.str_list(d, "completed_dungeons", path)}
 
 
-def stack_fields(v, d: dict, path: str) -> dict:
+def stack_fields(v: Validator, d: dict, path: str) -> dict:
     return {"rules": v.str_list(d, "rules", path), "effect": _effect(v, d, path)}
 
 
-def _effect(v, d: dict, path: str) -> dict | None:
+def _effect(v: Validator, d: dict, path: str) -> dict | None:
     from judge.engine.registry import EFFECTS
     eff = v.typed(d, "effect", path, "dict", None, nullable=True)
     if eff is None:
@@ -125,7 +125,7 @@ def _effect(v, d: dict, path: str) -> dict | None:
     return out
 
 
-def waiting_triggers(v, data: dict) -> list[dict]:
+def waiting_triggers(v: Validator, data: dict) -> list[dict]:
     raw = v.typed(data, "waiting_triggers", "", "list", [])
     out = []
     for p, t in _objects(v, raw, "waiting_triggers", MAX_TRIGGERS, "un'abilità innescata",
@@ -143,7 +143,7 @@ def waiting_triggers(v, data: dict) -> list[dict]:
 
 # --- whole-state checks (after every object has been read) ------------------------------------
 
-def check_state(v, st: State) -> None:
+def check_state(v: Validator, st: State) -> None:
     players = {p.id for p in st.players}
     planechase = bool(st.options.get("planechase"))
     for i, pl in enumerate(st.players):
@@ -177,7 +177,7 @@ def check_state(v, st: State) -> None:
     _check_pending(v, st, players)
 
 
-def _check_card_zone(v, c: Card, zone: str, path: str, planechase: bool) -> None:
+def _check_card_zone(v: Validator, c: Card, zone: str, path: str, planechase: bool) -> None:
     if "dungeon" in c.types:
         if zone != "command":
             v.err(path, "un dungeon può stare solo nella zona di comando (regola 309.2c)")
@@ -195,7 +195,7 @@ def _check_card_zone(v, c: Card, zone: str, path: str, planechase: bool) -> None
         v.err(path, "il mazzo planare contiene solo piani e fenomeni (regola 901.3)")
 
 
-def _check_refs(v, st: State, path: str, controller: str, source: str | None,
+def _check_refs(v: Validator, st: State, path: str, controller: str, source: str | None,
                 effect: dict | None) -> None:
     if not st.has_player(controller):
         v.err(f"{path}.controller", f'giocatore sconosciuto "{controller}"')
@@ -206,7 +206,7 @@ def _check_refs(v, st: State, path: str, controller: str, source: str | None,
             v.err(f"{path}.effect.{key}", f'giocatore sconosciuto "{effect[key]}"')
 
 
-def _check_result(v, st: State, players: set[str]) -> None:
+def _check_result(v: Validator, st: State, players: set[str]) -> None:
     r = st.result
     if r is None:
         return
@@ -219,7 +219,7 @@ def _check_result(v, st: State, players: set[str]) -> None:
     st.result = {"draw": bool(draw), "winners": winners, "rules": v.str_list(r, "rules", "result")}
 
 
-def _check_procedure(v, st: State) -> None:
+def _check_procedure(v: Validator, st: State) -> None:
     from judge.engine.registry import TASKS, TBAS
     for j, task in enumerate(st.procedure):
         name, _, arg = task.partition(":")
@@ -235,7 +235,7 @@ def _check_procedure(v, st: State) -> None:
         v.err(f"procedure[{j}]", f'passo della procedura sconosciuto "{task}"')
 
 
-def _check_resolving(v, st: State, j: int, item_id: str) -> None:
+def _check_resolving(v: Validator, st: State, j: int, item_id: str) -> None:
     """``resolve:<id>``: that object is on the stack.  A plain ``resolve`` (saved before the
     resolving object was named) is the top of the stack, as it was then: it is named here,
     so that editing the stack afterwards cannot change which object finishes resolving."""
@@ -254,7 +254,7 @@ def _check_resolving(v, st: State, j: int, item_id: str) -> None:
                                  "risolversi, regola 608.2m)")
 
 
-def _check_pending(v, st: State, players: set[str]) -> None:
+def _check_pending(v: Validator, st: State, players: set[str]) -> None:
     """A saved decision: its shape, and a default its own validator accepts."""
     from judge.engine.errors import IllegalAction
     from judge.engine.registry import DECISIONS
@@ -268,7 +268,7 @@ def _check_pending(v, st: State, players: set[str]) -> None:
               v.typed(p, "options", "pending", "dict", required=True) is not None])
     v.str_list(p, "rules", "pending")
     if "default" not in p:
-        v.err("pending.default", "campo obbligatorio mancante")
+        v.err("pending.default", MISSING)
         ok = False
     kind = p.get("kind")
     if not isinstance(kind, str) or kind not in DECISIONS:
@@ -288,16 +288,3 @@ def _check_pending(v, st: State, players: set[str]) -> None:
         v.err("pending.default", f"risposta predefinita non valida: {e.message}")
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         v.err("pending.options", f"opzioni non valide per una decisione «{kind}»")
-
-
-def json_depth_ok(value: Any, limit: int) -> bool:
-    """True when ``value`` (decoded JSON) nests at most ``limit`` levels (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        cur, depth = stack.pop()
-        if isinstance(cur, (list, dict)):
-            if depth > limit:
-                return False
-            items = cur.values() if isinstance(cur, dict) else cur
-            stack.extend((x, depth + 1) for x in items)
-    return True

@@ -23,6 +23,7 @@ from judge.engine import chars, terms
 from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
+from judge.engine.validation import OUT_OF_RANGE
 from judge.web import scenario_forms as forms
 
 # --- Italian names -------------------------------------------------------------------------
@@ -393,7 +394,7 @@ def _int(text: str, minimum: int | None) -> int:
         raise ValueError("atteso un intero")
     n = int(text)
     if abs(n) > sc.MAX_INT:
-        raise ValueError(f"valore fuori dall'intervallo consentito (da -{sc.MAX_INT} a {sc.MAX_INT})")
+        raise ValueError(OUT_OF_RANGE)
     if minimum is not None and n < minimum:
         raise ValueError("atteso un intero non negativo")
     return n

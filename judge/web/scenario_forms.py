@@ -16,6 +16,7 @@ from judge.engine import templates
 from judge.engine import terms
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
+from judge.engine.validation import OUT_OF_RANGE
 from judge.web import scenario_forms_state as state_fields
 
 # --- Italian labels ------------------------------------------------------------------
@@ -238,7 +239,7 @@ class FormReader:
             return default
         n = int(raw)
         if abs(n) > sc.MAX_INT:
-            self.errors.append((name, f"valore fuori dall'intervallo consentito (da -{sc.MAX_INT} a {sc.MAX_INT})"))
+            self.errors.append((name, OUT_OF_RANGE))
             return default
         if minimum is not None and n < minimum:
             self.errors.append((name, "atteso un intero non negativo" if minimum == 0 else
