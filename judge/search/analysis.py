@@ -97,7 +97,7 @@ IT = italian_analyzer()
 EN = english_analyzer()
 ANALYZERS = {"it": IT, "en": EN}
 
-_WORD_RE = re.compile(WORD_PATTERN)
+WORD_RE = re.compile(WORD_PATTERN)
 
 
 def is_notation(token: str) -> bool:
@@ -114,12 +114,13 @@ def is_power_toughness(token: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Surface words, folded (no stemming, no stop-word removal)."""
-    return _WORD_RE.findall(fold(text))
+    return WORD_RE.findall(fold(text))
 
 
 @lru_cache(maxsize=200000)
 def stem(word: str, lang: str) -> str | None:
-    """The indexed term for one folded word in a language, or None if it is a stop word there."""
+    """The indexed term for one word (folded or as written) in a language, or None if it is a stop
+    word there."""
     toks = [t.text for t in ANALYZERS[lang](word)]
     return toks[0] if toks else None
 

@@ -3,7 +3,7 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.search.analysis import terms
+from judge.search.analysis import fold, terms
 from judge.search.query import MAX_QUERY_CHARS, SearchResult, make_snippet, parse
 
 
@@ -142,6 +142,30 @@ def test_snippets_highlight_matches_and_escape_html(engine):
     plain, marked = make_snippet("<b>Trample</b> & more " * 40, "en", {"trampl"})
     assert "<b>" not in marked and "&lt;b&gt;" in marked and "<mark>Trample</mark>" in marked
     assert len(plain) <= 260
+
+
+
+def test_snippet_terms_are_the_indexed_terms(corpus):
+    """Snippets find words with a per-word cache instead of the analyzer over the whole text: every
+    rule text, in both languages, gives the analyzer's own terms and character spans (stop words,
+    which no query looks for, aside)."""
+    from judge.search.analysis import ALL_STOPS, ANALYZERS
+    from judge.search.snippets import _where
+
+    compared = 0
+    for n in corpus.numbers:
+        rule = corpus.rules[n]
+        for t, lang in ((rule.italian, "it"), (rule.en, "en")):
+            if t is None:
+                continue
+            text, where = _where(t.text, lang)
+            expected: dict[str, list[tuple[int, int]]] = {}
+            for tok in ANALYZERS[lang](text, chars=True, removestops=False, mode="index"):
+                if fold(text[tok.startchar:tok.endchar]) not in ALL_STOPS:
+                    expected.setdefault(tok.text, []).append((tok.startchar, tok.endchar))
+            assert {k: list(v) for k, v in where.items()} == expected, n
+            compared += 1
+    assert compared > 6000
 
 
 # -- parsing and hostile input ----------------------------------------------------------------
