@@ -303,8 +303,8 @@ class Corpus:
     def resolve(self, text: str) -> Rule | None:
         """A rule from what a user typed ("704.5A", "cr 704.5a", "7045a", "8"); None if absent or malformed."""
         t = (text or "").strip()
-        if is_chapter(t):
-            return self.rules.get(t)
+        if is_chapter(t.removesuffix(".")):  # "7." as chapters are headed (and the dot ending a sentence)
+            return self.rules.get(t.removesuffix(".").strip())
         try:
             return self.rules.get(str(RuleNumber.parse_loose(t)))
         except RuleNumberError:

@@ -2,7 +2,7 @@
 
 Rule, section, search and API pages are the same for every visitor until the corpus
 (or the library) changes, so the rendered bytes are kept in a bounded LRU keyed by
-path, query string and those versions, and served with an ETag (304 on a match).
+path, query string, host and those versions, and served with an ETag (304 on a match).
 Each compressed encoding of a page (judge/web/compress.py) is kept beside it once made,
 with its own ETag. Responses that set cookies or touch the session are never kept.
 """
@@ -97,7 +97,9 @@ def cached(view):
         if cache is None or len(full) > MAX_KEY:
             return view(*args, **kwargs)
         versions = (load_corpus().content_hash, library.version(current_app.config.get("SCENARIO_LIBRARY") or None))
-        key = (request.endpoint, full, *versions)
+        # The host is part of the key: pages print absolute links built from it (permalinks,
+        # the API's urls), and a forged Host header must not reach another visitor.
+        key = (request.endpoint, full, request.host_url, *versions)
         page = cache.get(key)
         if page is None:
             resp = make_response(view(*args, **kwargs))

@@ -11,9 +11,11 @@ MESSAGES = {
     405: "Metodo non consentito per questo indirizzo.",
     413: "Richiesta troppo grande: il limite è di 2 MB.",
     414: "Indirizzo troppo lungo.",
+    416: "Intervallo di byte richiesto non disponibile per questo file.",
     429: "Troppe richieste: riprova tra poco.",
     431: "Intestazioni della richiesta troppo grandi.",
     500: "Errore interno del server. L'errore è stato registrato.",
+    501: "Richiesta non supportata dal server (per esempio una codifica del corpo sconosciuta).",
 }
 
 
@@ -29,12 +31,19 @@ def error_response(status: int, message: str | None = None, **extra):
         return render_template("errore.html", status=status, message=message, **extra), status
     except Exception:  # the error page itself failed: answer with a page that cannot fail
         from flask import current_app
-        from markupsafe import escape
 
         current_app.logger.exception("pagina di errore non disponibile")
-        body = (f'<!doctype html><html lang="it"><meta charset="utf-8"><title>Errore {status}</title>'
-                f"<h1>Errore {status}</h1><p>{escape(message)}</p><p><a href=\"/\">Torna all'indice</a></p></html>")
-        return body, status, {"Content-Type": "text/html; charset=utf-8"}
+        return plain_page(status, message), status, {"Content-Type": "text/html; charset=utf-8"}
+
+
+def plain_page(status: int, message: str | None = None) -> str:
+    """A self-contained Italian error page, for when templates cannot be used (or the server
+    answers without the app: serve_cli)."""
+    from markupsafe import escape
+
+    message = message or MESSAGES.get(status) or (MESSAGES[500] if status >= 500 else MESSAGES[400])
+    return (f'<!doctype html><html lang="it"><meta charset="utf-8"><title>Errore {status}</title>'
+            f"<h1>Errore {status}</h1><p>{escape(message)}</p><p><a href=\"/\">Torna all'indice</a></p></html>")
 
 
 def _http_error(exc: HTTPException):

@@ -92,12 +92,14 @@ def collega():
     source = request.form if request.method == "POST" else request.args
     edition, status, message = read_edition(corpus, source.get("edizione"))
     text = source.get("testo", "")
+    # A refused text goes back into the box whole (the body is bounded by MAX_CONTENT_LENGTH):
+    # the user splits or corrects it rather than pasting it again.
     if message:
-        return _page(corpus, status, text=text[:MAX_LINKER_CHARS], error=message)
+        return _page(corpus, status, text=text, error=message)
     if request.method == "GET" and not text:
         return _page(corpus, edition=edition)
     if len(text) > MAX_LINKER_CHARS:
-        return _page(corpus, 413, edition=edition, error=too_long_message(len(text)))
+        return _page(corpus, 413, text=text, edition=edition, error=too_long_message(len(text)))
     if not text.strip():
         return _page(corpus, 400, edition=edition, error=EMPTY_MESSAGE)
     report = link_report(text, corpus, edition=edition)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -258,7 +259,8 @@ def nuovo():
     title = (request.form.get("title") or "").strip()[:sc.MAX_TEXT]
     n = None
     if raw_n:
-        if not raw_n.isdigit() or not 2 <= int(raw_n) <= forms.MAX_PLAYERS:
+        # ASCII digits only: "²" is a digit to str.isdigit() but not to int().
+        if not re.fullmatch(r"[0-9]{1,3}", raw_n) or not 2 <= int(raw_n) <= forms.MAX_PLAYERS:
             return _start_page(422, errors=[("players", f"numero di giocatori fra 2 e {forms.MAX_PLAYERS}")],
                                message="Controlla i campi evidenziati.", form=request.form)
         n = int(raw_n)

@@ -365,7 +365,7 @@ def _read_row(spec: ActionSpec, form, row: int) -> tuple[dict, list[tuple[str, s
                 if text:
                     try:
                         value = json.loads(text)
-                    except ValueError:
+                    except (ValueError, RecursionError):     # too deep for the parser: invalid too
                         raise ValueError("JSON non valido") from None
             elif p.kind in ("zone", "choice"):
                 allowed = MOVE_ZONES if p.kind == "zone" else [v for v, _ in p.choices]

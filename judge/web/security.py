@@ -32,14 +32,20 @@ def _check_csrf() -> None:
         abort(400, description="Modulo scaduto o non valido (token CSRF mancante): ricarica la pagina e riprova.")
 
 
+# On every response: the app's (below) and the ones the server itself makes (serve_cli).
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
 def _headers(response):
-    h = response.headers
-    h.setdefault("Content-Security-Policy", CSP)
-    h.setdefault("X-Content-Type-Options", "nosniff")
-    h.setdefault("X-Frame-Options", "DENY")
-    h.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
-    h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-    h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 

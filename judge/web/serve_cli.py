@@ -8,6 +8,38 @@ import signal
 import click
 
 
+def make_server(wsgi, host: str, port: int, threads: int):
+    """A waitress server for ``wsgi`` whose own error answers (a request it cannot parse, headers
+    over its limit) are Italian pages with the site's security headers, like the app's."""
+    from waitress import create_server
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    from judge.web.errors import plain_page
+    from judge.web.security import HEADERS
+
+    class ItalianErrorTask(ErrorTask):
+        def execute(self):
+            code = self.request.error.code
+            body = plain_page(code).encode("utf-8")
+            self.status = f"{code} {self.request.error.reason}"
+            self.response_headers.extend([("Content-Type", "text/html; charset=utf-8"), *HEADERS.items()])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class Channel(HTTPChannel):
+        error_task_class = ItalianErrorTask
+
+    server = create_server(wsgi, host=host, port=port, threads=threads, ident="judge",
+                           channel_timeout=30, connection_limit=1000)
+    # One listening server, or several (a host name with more than one address) in a map.
+    for listener in [server, *getattr(server, "map", {}).values()]:
+        if hasattr(listener, "channel_class"):
+            listener.channel_class = Channel
+    return server
+
+
 def _env_int(name: str, default: int) -> int:
     try:
         return int(os.environ.get(name, default))
@@ -28,8 +60,6 @@ def _env_int(name: str, default: int) -> int:
               help="Registro delle richieste in JSON su stderr (env JUDGE_LOG=0 per disattivarlo).")
 def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool) -> None:
     """Avvia il sito con waitress (server WSGI di produzione)."""
-    from waitress import create_server
-
     from judge.web import create_app, warm_up
     from judge.web.requestlog import RequestLog
 
@@ -37,8 +67,7 @@ def serve(host: str, port: int, threads: int, instance: str | None, log_requests
     # Corpus, checks and search index are ready before the first request is accepted.
     warm_up(app)
     wsgi = RequestLog(app) if log_requests else app
-    server = create_server(wsgi, host=host, port=port, threads=threads, ident="judge",
-                           channel_timeout=30, connection_limit=1000)
+    server = make_server(wsgi, host=host, port=port, threads=threads)
 
     def _stop(signum, frame):
         # Graceful shutdown: stop accepting, let the worker threads finish what they hold.

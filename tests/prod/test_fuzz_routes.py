@@ -103,6 +103,13 @@ def test_oversized_body_gets_413_in_italian(app):
     assert "troppo grande" in resp.get_json()["error"]["message"]
 
 
+def test_a_range_past_the_end_of_a_file_is_explained_in_italian(client):
+    r = client.get("/static/style.css", headers={"Range": "bytes=99999999-"})
+    assert r.status_code == 416
+    assert "Intervallo" in r.get_data(as_text=True)
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
 @pytest.mark.parametrize("path", ["/", "/salute", "/regole/704.5a", "/pagina-che-non-esiste", "/api/regole/xyz"])
 def test_security_headers_on_every_response(client, path):
     resp = client.get(path)
@@ -157,3 +164,16 @@ def test_the_cache_follows_the_corpus(tmp_path):
         api.load_corpus = api_load
     assert before != after
     assert "UN GIOCATORE PESCA" in str(after)
+
+
+@pytest.mark.parametrize("path", ["/api/regole/702.19c", "/regole/702.19d", "/api/modifiche/20251114..20260619"])
+def test_a_forged_host_never_reaches_another_visitor(app, path):
+    """Pages print absolute links built from the Host header (permalinks, the API's urls): a page
+    kept in the cache for one host is never served to a request for another."""
+    client = app.test_client()
+    forged = client.get(path, base_url="http://evil.example")
+    assert forged.status_code == 200 and "evil.example" in forged.get_data(as_text=True)
+    plain = client.get(path)
+    assert plain.status_code == 200
+    assert "evil.example" not in plain.get_data(as_text=True)
+    assert "http://localhost/" in plain.get_data(as_text=True)

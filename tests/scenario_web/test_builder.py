@@ -56,6 +56,11 @@ def test_bad_player_count_is_an_italian_422(sim):
     assert "Two-Headed Giant richiede due squadre" in r.get_data(as_text=True)
     r = sim.post("/simulatore/nuovo", {"variant": "two-player", "players": "99"})
     assert r.status_code == 422 and "numero di giocatori fra 2 e 8" in r.get_data(as_text=True)
+    # digits other than 0-9 ("²", "٣", "４") are no player count: the same 422, never a 500
+    for odd in ("²", "٣", "４", "3²"):
+        r = sim.post("/simulatore/nuovo", {"variant": "two-player", "players": odd})
+        assert r.status_code == 422, odd
+        assert "numero di giocatori fra 2 e 8" in r.get_data(as_text=True)
 
 
 def test_add_a_creature_with_the_quick_row_and_edit_its_state(sim):

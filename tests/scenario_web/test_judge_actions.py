@@ -322,3 +322,15 @@ def test_hostile_text_in_judge_actions_is_escaped(sim):
     g3 = sim.act(g2, azione="giudice", nome="trigger", **{"p.controller": "p2", "p.text": evil + "'\""})
     html = sim.page(g3) + sim.page(g3 + "?giudice=deal_damage") + sim.page(g3 + "?oggetto=p1")
     assert evil not in html and "&lt;script&gt;" in html
+
+
+def test_a_json_field_nested_too_deep_is_an_italian_422(sim):
+    """The dungeon of «venture» is written as JSON: a document nested past the parser's depth
+    is refused beside the field like any other invalid JSON, never a 500."""
+    g = start(sim)
+    for deep in ("[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000):
+        r = sim.post(g, {"azione": "giudice", "nome": "venture", "p.player": "p1", "p.dungeon": deep})
+        html = r.get_data(as_text=True)
+        assert r.status_code == 422
+        assert "JSON non valido" in html and 'name="nome" value="venture"' in html
+    assert sim.api(g)["documento"]["actions"] == []

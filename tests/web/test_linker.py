@@ -59,6 +59,20 @@ def test_too_long_and_empty(client):
     assert r.status_code == 400 and "Incolla un testo" in r.get_data(as_text=True)
 
 
+def test_a_refused_text_stays_in_the_form(client):
+    """Too long, or with an unknown edition: the message says what is wrong and the text is
+    still in the box, whole, to be split or corrected (nothing to paste again)."""
+    t = token(client)
+    text = "Vedi la regola 704.5a. " * 1000 + "FINE"
+    assert len(text) > MAX_LINKER_CHARS
+    for data, status in (({"testo": text}, 413), ({"testo": text, "edizione": "19990101"}, 404)):
+        r = client.post("/collega", data={**data, "csrf_token": t})
+        body = r.get_data(as_text=True)
+        assert r.status_code == status
+        assert 'aria-invalid="true"' in body
+        assert re.search(r'<textarea id="testo"[^>]*>(.*?)</textarea>', body, re.S)[1] == text
+
+
 def test_huge_body_is_413_in_italian(client):
     r = client.post("/collega", data={"testo": "a" * (3 * 1024 * 1024), "csrf_token": token(client)})
     assert r.status_code == 413

@@ -184,6 +184,18 @@ def test_chapter_shortcut_and_section(client):
     assert client.get("/r/703").headers["Location"] == "/regole/703"
 
 
+@pytest.mark.parametrize("url, target", [
+    ("/regole/7.", "/regole/7"), ("/7.", "/regole/7"), ("/r/7.", "/regole/7"),
+    ("/regole/704.", "/regole/704"), ("/regole/704.5a.", "/regole/704.5a"),
+])
+def test_a_link_that_ends_a_sentence_still_opens_the_rule(client, url, target):
+    """A shared link followed by the sentence's full stop («vedi …/regole/7.») loses the dot,
+    for a chapter as for a section or a rule."""
+    r = client.get(url)
+    assert r.status_code == 301
+    assert r.headers["Location"] == target
+
+
 @pytest.mark.parametrize("bad", ["999.9", "704.99", "704.5zz", "banana", "<script>alert(1)</script>", "9" * 500, "%00", "704..5", "10²"])
 def test_unknown_number_is_italian_404_with_nearest(client, corpus, bad):
     r = client.get(f"/regole/{bad}")
