@@ -21,7 +21,7 @@ _CHAPTER = re.compile(r"^[1-9]$")
 _LOOSE = re.compile(
     r"^\s*(?:(?:cr|r|regola|rule|regole|rules)\s*)?"
     r"(?P<section>[1-9]\d{2})"
-    r"(?:\.?(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)?\.?\s*$",
+    r"(?:[.,]?(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)?\.?\s*$",  # "704,5a": the Italian decimal comma
     re.IGNORECASE,
 )
 
@@ -77,7 +77,8 @@ class RuleNumber:
 
     @classmethod
     def parse_loose(cls, text: str) -> "RuleNumber":
-        """Parse what a user types: any case, "CR"/"regola" prefix, missing dot (``7045a``)."""
+        """Parse what a user types: any case, "CR"/"regola" prefix, missing dot (``7045a``), a comma
+        for the dot (``704,5a``)."""
         m = _LOOSE.match(text or "")
         if not m:
             raise RuleNumberError(

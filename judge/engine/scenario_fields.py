@@ -8,6 +8,7 @@ the field path and an Italian message, like every other scenario error.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from judge.engine.errors import shown
@@ -225,7 +226,7 @@ def _check_procedure(v: Validator, st: State) -> None:
         name, _, arg = task.partition(":")
         if name == "tba" and arg in TBAS:
             continue
-        if name == "each_discard" and arg.isdigit() and len(arg) < 10:
+        if name == "each_discard" and re.fullmatch(r"[0-9]{1,9}", arg):
             continue
         if name == "resolve":
             _check_resolving(v, st, j, arg)

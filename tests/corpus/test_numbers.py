@@ -47,7 +47,7 @@ def test_parents():
 
 @pytest.mark.parametrize("text,expected", [
     ("704.5A", "704.5a"), ("7045a", "704.5a"), ("CR 704.5a", "704.5a"), (" regola 121.4 ", "121.4"),
-    ("704.5a.", "704.5a"), ("703", "703"), ("r704.5a", "704.5a"),
+    ("704.5a.", "704.5a"), ("703", "703"), ("r704.5a", "704.5a"), ("704,5a", "704.5a"), ("regola 121,4", "121.4"),
 ])
 def test_loose_parsing(text, expected):
     assert str(RuleNumber.parse_loose(text)) == expected

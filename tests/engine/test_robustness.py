@@ -94,6 +94,11 @@ def test_pending_without_procedure_and_unknown_tasks_are_refused():
     with pytest.raises(ScenarioError) as ei:
         Game.from_dict(scenario(procedure=["tba:999.9", "vola"]))
     assert [p for p, _ in ei.value.errors] == ["procedure[0]", "procedure[1]"]
+    # A count in other Unicode digits ("²" is a digit to str.isdigit(), not to int()).
+    with pytest.raises(ScenarioError) as ei:
+        Game.from_dict(scenario(procedure=["each_discard:²"]))
+    assert [p for p, _ in ei.value.errors] == ["procedure[0]"]
+    Game.from_dict(scenario(procedure=["each_discard:2"]))
 
 
 def test_malformed_result_is_refused():

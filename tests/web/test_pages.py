@@ -187,6 +187,7 @@ def test_chapter_shortcut_and_section(client):
 @pytest.mark.parametrize("url, target", [
     ("/regole/7.", "/regole/7"), ("/7.", "/regole/7"), ("/r/7.", "/regole/7"),
     ("/regole/704.", "/regole/704"), ("/regole/704.5a.", "/regole/704.5a"),
+    ("/regole/704,5a", "/regole/704.5a"),  # the Italian decimal comma, as in search
 ])
 def test_a_link_that_ends_a_sentence_still_opens_the_rule(client, url, target):
     """A shared link followed by the sentence's full stop («vedi …/regole/7.») loses the dot,
