@@ -8,9 +8,13 @@ import signal
 import click
 
 
-def make_server(wsgi, host: str, port: int, threads: int):
+def make_server(wsgi, host: str, port: int, threads: int, trusted_proxy: str | None = None):
     """A waitress server for ``wsgi`` whose own error answers (a request it cannot parse, headers
-    over its limit) are Italian pages with the site's security headers, like the app's."""
+    over its limit) are Italian pages with the site's security headers, like the app's.
+
+    ``trusted_proxy`` (the proxy's address, or "*"): that proxy's X-Forwarded-Proto/-Host are
+    believed, so behind a TLS proxy permalinks and the API's urls say https; anyone else's are
+    dropped, so a client cannot make the site print its own scheme or host."""
     from waitress import create_server
     from waitress.channel import HTTPChannel
     from waitress.task import ErrorTask
@@ -31,8 +35,10 @@ def make_server(wsgi, host: str, port: int, threads: int):
     class Channel(HTTPChannel):
         error_task_class = ItalianErrorTask
 
+    proxy = ({"trusted_proxy": trusted_proxy, "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-host"},
+              "clear_untrusted_proxy_headers": True} if trusted_proxy else {})
     server = create_server(wsgi, host=host, port=port, threads=threads, ident="judge",
-                           channel_timeout=30, connection_limit=1000)
+                           channel_timeout=30, connection_limit=1000, **proxy)
     # One listening server, or several (a host name with more than one address) in a map.
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
@@ -58,7 +64,11 @@ def _env_int(name: str, default: int) -> int:
               help="Cartella dell'istanza: indice di ricerca, scenari salvati (env JUDGE_INSTANCE; predefinita: instance/).")
 @click.option("--log/--no-log", "log_requests", default=lambda: os.environ.get("JUDGE_LOG", "1") != "0",
               help="Registro delle richieste in JSON su stderr (env JUDGE_LOG=0 per disattivarlo).")
-def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool) -> None:
+@click.option("--trusted-proxy", default=lambda: os.environ.get("JUDGE_TRUSTED_PROXY") or None,
+              help="Indirizzo del reverse proxy di cui credere X-Forwarded-Proto e X-Forwarded-Host "
+                   "(env JUDGE_TRUSTED_PROXY; es. 127.0.0.1): dietro un proxy TLS i permalink diventano https.")
+def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool,
+          trusted_proxy: str | None) -> None:
     """Avvia il sito con waitress (server WSGI di produzione)."""
     from judge.web import create_app, warm_up
     from judge.web.requestlog import RequestLog
@@ -67,7 +77,7 @@ def serve(host: str, port: int, threads: int, instance: str | None, log_requests
     # Corpus, checks and search index are ready before the first request is accepted.
     warm_up(app)
     wsgi = RequestLog(app) if log_requests else app
-    server = make_server(wsgi, host=host, port=port, threads=threads)
+    server = make_server(wsgi, host=host, port=port, threads=threads, trusted_proxy=trusted_proxy)
 
     def _stop(signum, frame):
         # Graceful shutdown: stop accepting, let the worker threads finish what they hold.

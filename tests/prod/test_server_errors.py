@@ -3,6 +3,7 @@ its limit, a broken chunked body): the answer is still Italian and carries the s
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 
@@ -59,3 +60,32 @@ def test_requests_refused_by_the_server_get_an_italian_page_with_security_header
 def test_the_app_still_answers_normal_requests(port):
     code, headers, body = raw(port, b"GET /salute HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert code == 200 and '"stato"' in body
+
+
+@pytest.fixture(scope="module")
+def proxied_port(app):
+    """The server behind a TLS proxy on 127.0.0.1, as `judge serve --trusted-proxy 127.0.0.1` runs it."""
+    app.test_client().get("/api/regole/704.5a")  # the corpus loads before the first timed request
+    server = make_server(app, host="127.0.0.1", port=0, threads=2, trusted_proxy="127.0.0.1")
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        yield server.effective_port
+    finally:
+        server.close()
+
+
+def _permalink_scheme(port: int, headers: bytes) -> str:
+    code, _, body = raw(port, b"GET /api/regole/704.5a HTTP/1.1\r\nHost: regole.example\r\n" + headers
+                        + b"Connection: close\r\n\r\n")
+    assert code == 200
+    url = json.loads(body)["url"]
+    assert url.endswith("://regole.example/regole/704.5a")
+    return url.split("://")[0]
+
+
+def test_a_trusted_proxy_makes_permalinks_https_and_nobody_else_can(port, proxied_port):
+    tls = b"X-Forwarded-Proto: https\r\n"
+    assert _permalink_scheme(proxied_port, tls) == "https"
+    assert _permalink_scheme(proxied_port, b"") == "http"
+    # Without a trusted proxy, a client's own X-Forwarded-Proto changes nothing.
+    assert _permalink_scheme(port, tls) == "http"
