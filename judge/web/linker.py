@@ -15,6 +15,7 @@ from judge.corpus.pinned import homonym_notice, known, resolve
 from judge.corpus.rules_en import Edition
 from judge.web import render
 from judge.web.changes import read_edition
+from judge.web.security import CSRF_KEPT, CsrfError
 
 bp = Blueprint("linker", __name__)
 
@@ -83,6 +84,14 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
 def _page(corpus: Corpus, status: int = 200, **values):
     values = {"text": "", "report": None, "error": None, "edition": None, **values}
     return render_template("collega.html", corpus=corpus, limit=MAX_LINKER_CHARS, **values), status
+
+
+@bp.errorhandler(CsrfError)
+def _expired_form(e: CsrfError):
+    # The pasted text goes back into the box with a new token: nothing to paste again.
+    corpus = load_corpus()
+    edition, _, _ = read_edition(corpus, request.form.get("edizione"))
+    return _page(corpus, 400, text=request.form.get("testo", ""), edition=edition, error=CSRF_KEPT)
 
 
 @bp.route("/collega", methods=["GET", "POST"])

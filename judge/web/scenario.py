@@ -44,6 +44,7 @@ from judge.web import scenario_forms as forms
 from judge.web import scenario_forms_state as state_fields
 from judge.web import scenario_play as play
 from judge.web.errors import error_response
+from judge.web.security import CSRF_KEPT, CsrfError
 from judge.web.scenario_history import Histories
 from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
                                       StoreError, check_document, document_id, json_depth,
@@ -245,6 +246,14 @@ def _start_page(status: int = 200, **ctx):
                            entries=library.library(_library_dir()), errors=ctx.pop("errors", []),
                            import_errors=ctx.pop("import_errors", []),
                            message=ctx.pop("message", ""), **ctx), status
+
+
+@bp.errorhandler(CsrfError)
+def _expired_form(e: CsrfError):
+    # The start page's forms come back filled in (the pasted JSON too; a chosen file cannot be).
+    if request.endpoint in ("scenario.nuovo", "scenario.importa"):
+        return _start_page(400, message=CSRF_KEPT, form=request.form)
+    return error_response(400, e.description)
 
 
 @bp.get("/simulatore")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, abort, request, session
+from flask import Flask, request, session
+from werkzeug.exceptions import BadRequest
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -20,6 +21,18 @@ def csrf_token() -> str:
     return token
 
 
+class CsrfError(BadRequest):
+    """A form posted without its token (a page left open until the session expired, often on a
+    phone). A blueprint whose form holds typed text handles it by showing the form again with
+    the text and a new token; elsewhere it is the plain 400 page."""
+
+    description = "Modulo scaduto o non valido (token CSRF mancante): ricarica la pagina e riprova."
+
+
+# What a form that kept the user's text says instead.
+CSRF_KEPT = "Il modulo era scaduto (token CSRF): quello che avevi scritto è ancora qui, invia di nuovo."
+
+
 def _check_csrf() -> None:
     # JSON APIs are not forms: browsers cannot send cross-site JSON without CORS, which we never allow.
     if request.method not in ("POST", "PUT", "PATCH", "DELETE") or request.path.startswith("/api/"):
@@ -29,7 +42,7 @@ def _check_csrf() -> None:
     sent = request.form.get("csrf_token", "") or request.headers.get("X-CSRF-Token", "")
     expected = session.get("_csrf", "")
     if not expected or not hmac.compare_digest(str(sent), str(expected)):
-        abort(400, description="Modulo scaduto o non valido (token CSRF mancante): ricarica la pagina e riprova.")
+        raise CsrfError()
 
 
 # On every response: the app's (below) and the ones the server itself makes (serve_cli).

@@ -40,6 +40,17 @@ def test_every_form_needs_the_csrf_token(client, sim):
         assert forms and all('name="csrf_token"' in f for f in forms)
 
 
+def test_an_expired_import_form_keeps_the_pasted_json(app):
+    client = app.test_client()  # a new session: no token
+    pasted = '{"format": "judge-scenario", "title": "<Mio scenario>"}'
+    r = client.post("/simulatore/importa", data={"json": pasted})
+    assert r.status_code == 400
+    body = r.get_data(as_text=True)
+    assert "CSRF" in body and "ancora qui" in body
+    assert "&#34;title&#34;: &#34;&lt;Mio scenario&gt;&#34;" in body or "&quot;title&quot;: &quot;&lt;Mio scenario&gt;&quot;" in body
+    assert 'name="csrf_token"' in body
+
+
 def test_variant_sets_starting_life_and_players(sim):
     html = sim.page(sim.new("commander", "4"))
     assert html.count('name="players[') and 'id="f-players-3-life"' in html

@@ -26,6 +26,23 @@ def test_post_without_csrf_is_refused(client):
     assert "CSRF" in r.get_data(as_text=True)
 
 
+def test_an_expired_form_keeps_the_pasted_text_and_gives_a_new_token(app):
+    """A page left open until the session expired (a phone in a pocket): the post is refused, the
+    text comes back in the box, escaped, and the form posts again with a fresh token."""
+    client = app.test_client()  # a new session: no token
+    text = "Vedi 704.5a e <b>120.3</b>\n" * 50
+    r = client.post("/collega", data={"testo": text, "edizione": "20251114"})
+    assert r.status_code == 400
+    body = r.get_data(as_text=True)
+    assert check_html(body) == []
+    assert "CSRF" in body and "ancora qui" in body
+    assert "Vedi 704.5a e &lt;b&gt;120.3&lt;/b&gt;" in body and "<b>120.3" not in body
+    assert '<option value="20251114" selected' in body
+    fresh = re.search(r'name="csrf_token" value="([^"]+)"', body)[1]
+    again = client.post("/collega", data={"testo": text, "csrf_token": fresh})
+    assert again.status_code == 200 and '<a class="cit" href="/regole/704.5a"' in again.get_data(as_text=True)
+
+
 def test_links_citations_and_lists_rules(client, corpus):
     text = "Il giudice ha applicato la regola 704.5a (vedi anche CR 117.3a); la 999.9 non esiste. <script>alert(1)</script>"
     r = client.post("/collega", data={"testo": text, "csrf_token": token(client)})
