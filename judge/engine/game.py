@@ -2,6 +2,7 @@
 
 Every public operation is a transaction: it either completes and is added to
 the history (so it can be undone), or raises and leaves the state unchanged.
+What a step does, within it and from one step to the next, is in procedure.py.
 """
 
 from __future__ import annotations
@@ -14,24 +15,24 @@ import pickle
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.engine import chars, combat, combat_damage, scenario, scenario_json, state_actions, templates, triggers, turn_actions  # noqa: F401
-from judge.engine import actions as _actions  # noqa: F401  (registers judge actions)
-# Modules that register state-based actions, effects, decisions and judge actions:
+from judge.engine import procedure, scenario, scenario_json, templates
+from judge.engine import resolve as _resolve
+# Modules that register turn-based and state-based actions, effects, decisions and judge
+# actions: the registries are filled by importing them.
+from judge.engine import actions, combat, combat_damage, state_actions, triggers, turn_actions  # noqa: F401
 from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
 from judge.engine import stack_actions, variants  # noqa: F401
-from judge.engine import resolve as _resolve
-from judge.engine.context import Ctx, NeedDecision
+from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
-from judge.engine.registry import ACTIONS, DECISIONS, TBAS
-from judge.engine.state import StackItem, State
+from judge.engine.registry import ACTIONS, DECISIONS
+from judge.engine.state import State
 from judge.engine.step_target import StepTarget
-from judge.engine.steps import STEP_NAMES, following, step_def
+from judge.engine.steps import STEP_NAMES, step_def
 from judge.engine.validation import json_depth_ok
 
 MAX_STEPS_PER_CALL = 10_000
 MAX_PARAM_DEPTH = 20          # nesting of a judge action's parameters or of an answer
-MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
 # A player may concede at any time (104.3a), even while another choice is pending.
 ANYTIME_ACTIONS = ("concede",)
 
@@ -160,7 +161,7 @@ class Game:
         """All players pass priority: resolve the top of the stack, or go to the next
         step or phase and perform what the rules do there (see docs/engine.md)."""
         self._guard()
-        return self._run(f"passo da {self.state.turn.step}", self._step)
+        return self._run(f"passo da {self.state.turn.step}", procedure.step)
 
     def step_to(self, target: str, max_steps: int = 500, defaults: bool = False,
                 turn_end: bool = False) -> list[Event]:
@@ -231,7 +232,7 @@ class Game:
         def go(ctx: Ctx) -> None:
             ctx.s.answers[pending["id"]] = norm
             ctx.s.pending = None
-            self._continue(ctx)
+            procedure.run(ctx)
         return self._run(f"decisione {pending['kind']}", go)
 
     def act(self, name: str, /, **params: Any) -> list[Event]:
@@ -265,264 +266,19 @@ class Game:
             if s.result is not None:
                 return
             if item is not None and not any(i.id == item.id for i in s.stack):
-                resumed = self._resolving_left(ctx, item, resumed[:at] + resumed[at + 1:],
-                                               interrupting)
+                resumed = procedure.resolving_left(ctx, item, resumed[:at] + resumed[at + 1:],
+                                                   interrupting)
             if check_sba and s.turn.step != "untap" and not interrupting:
                 tasks = tasks + ["sba_action"]
             # The action's own tasks first (choices it needs, then state-based actions
             # and triggers, 704.3); then whatever procedure was under way.
             s.procedure = tasks
-            self._continue(ctx)
+            procedure.run(ctx)
             if s.result is None:
                 s.procedure += resumed
                 if interrupting and s.pending is None:
-                    self._continue(ctx)             # the interrupted choices, asked anew
+                    procedure.run(ctx)              # the interrupted choices, asked anew
         return self._run(f"azione {name}", go)
-
-    # --- internals -----------------------------------------------------------------------
-    def _resolving_left(self, ctx: Ctx, item: StackItem, rest: list[str],
-                        interrupting: bool) -> list[str]:
-        """A judge action took off the stack the object whose resolution is under way: what
-        is left of the procedure (``rest``: the procedure without its ``resolve`` task).
-
-        A player leaving the game is the one way this happens at the table (104.3a: a player
-        may concede even during a choice): the object went with them, ceasing to exist with
-        its controller or leaving the game with its owner (800.4a).  This keeps what the
-        engine did before: it does not resolve, the pending choice is dropped (a player who
-        left makes no more choices), nothing resolves in its place, and priority follows the
-        step's rule instead of 117.3b, since nothing resolved (nobody's in the untap step,
-        502.4).  Any other action is refused: the object already started resolving, and
-        608.2m has it finish resolving even if it leaves the stack, which the engine cannot
-        do without the object.  A judge expects to be told that rather than see a resolution
-        silently vanish; they let it finish first (a step), or discard the procedure in the
-        builder."""
-        s = ctx.s
-        if not any(e.kind == "leave_game" for e in ctx.events):
-            raise IllegalAction(f"{item.text or item.id} si sta risolvendo: anche se lascia la "
-                                "pila finisce di risolversi; completa prima la risoluzione con un "
-                                "passo", ["608.2m"])
-        dropped = ", e la scelta in sospeso è annullata" if interrupting else ""
-        ctx.emit(["800.4a"], f"{item.text or item.id} ha lasciato la pila mentre si risolveva: la "
-                 f"risoluzione si interrompe{dropped} e nessun altro oggetto si risolve al suo "
-                 "posto.", "resolve_stopped", objects=[item.id], players=[item.controller])
-        after = "no_priority" if s.turn.step == "untap" else "priority"
-        return [after if t == "priority_after_resolve" else t for t in rest]
-
-    def _settle(self, ctx: Ctx) -> bool:
-        """704.3, 117.5: state-based actions until none, then waiting triggered abilities
-        onto the stack, repeated until neither happens. True if anything happened."""
-        s = ctx.s
-        happened = False
-        for _ in range(MAX_SETTLE_ROUNDS):
-            if s.result is not None:
-                break
-            if state_actions.check_and_perform(ctx):
-                happened = True
-            if s.result is not None or not triggers.put_on_stack(ctx):
-                break
-            happened = True
-        return happened
-
-    def _priority(self, ctx: Ctx, rules: list[str], text: str) -> None:
-        """The active player receives priority; without one (they left the game during
-        their turn), the next player in turn order does (800.4j).
-
-        In the cleanup step, players who get priority, whatever the path (state-based
-        actions or triggers there, abilities waiting, an object on the stack, a resolution
-        stopped by a player leaving), get another cleanup step once the stack is empty and
-        all pass in succession (514.3a); the first such priority notes it and says so."""
-        s = ctx.s
-        act = chars.active_players(s)
-        heir = None if act else next(iter(chars.turn_order_from(s, s.turn.active_player)), None)
-        who = act[0] if act else heir
-        if who is None:
-            return
-        again = instead = ""
-        if s.turn.step == "cleanup" and not s.turn.cleanup_again:
-            s.turn.cleanup_again = True
-            rules = rules if "514.3a" in rules else rules + ["514.3a"]
-            again = (". Quando la pila sarà vuota e tutti i giocatori passeranno in successione, "
-                     "inizierà un'altra sottofase di cancellazione")
-        if heir is not None:
-            rules = rules + ["800.4j"]
-            instead = ", al posto del giocatore attivo che ha lasciato la partita"
-        ctx.emit(rules, f"{who.name} {text}{instead}{again}.", "priority", players=[who.id])
-
-    def _continue(self, ctx: Ctx) -> None:
-        s = ctx.s
-        while s.procedure and s.result is None:
-            task = s.procedure[0]
-            try:
-                self._task(ctx, task)
-            except NeedDecision:
-                return
-            s.procedure.pop(0)
-            s.answers.clear()
-        if s.result is not None:
-            s.procedure = []
-            s.pending = None
-            s.answers.clear()
-
-    def _task(self, ctx: Ctx, task: str) -> None:
-        s = ctx.s
-        name, _, arg = task.partition(":")
-        if name == "tba":
-            TBAS[arg].func(ctx)
-        elif name == "sba":
-            self._settle(ctx)
-        elif name in ("sba_action", "cleanup_check"):
-            if self._settle(ctx) and s.turn.step == "cleanup":
-                # 514.3a: actions performed or abilities put on the stack in the cleanup step
-                # (_priority notes that another cleanup step follows)
-                self._priority(ctx, ["514.3a"], "riceve priorità (azioni di stato o abilità "
-                               "innescate nella sottofase di cancellazione)")
-            elif name == "cleanup_check":
-                ctx.emit(["514.3"], "Nessun giocatore riceve priorità: la sottofase di "
-                         "cancellazione finisce.", "no_priority")
-        elif name == "priority":
-            rule = step_def(s.turn.step).priority
-            # No step rule gives priority in the cleanup step: only 514.3a does (and
-            # _priority notes that another cleanup step follows).
-            self._priority(ctx, [rule, "117.3a"] if rule else ["514.3a"], "riceve priorità")
-        elif name == "priority_after_resolve":
-            self._priority(ctx, ["117.3b"], "riceve priorità dopo la risoluzione")
-        elif name == "no_priority":
-            ctx.emit(["502.4"], "Nessun giocatore riceve priorità durante la sottofase di STAP.",
-                     "no_priority")
-        elif name == "step_triggers":
-            triggers.beginning_of_step(ctx)
-        elif name == _resolve.TASK:
-            _resolve.resolve(ctx, arg)
-        elif name == "each_discard":
-            _actions.each_player_discards_now(ctx, int(arg))
-        else:
-            raise IllegalAction(f"compito sconosciuto nella procedura: {task}")
-
-    def _step(self, ctx: Ctx) -> None:
-        s = ctx.s
-        if s.procedure:                     # an interrupted procedure (no pending): finish it
-            self._continue(ctx)
-            return
-        if s.waiting_triggers and s.turn.step != "untap":
-            # Abilities that triggered go on the stack before anyone can pass (603.3).
-            s.procedure = ["sba", "priority"]
-            self._continue(ctx)
-            return
-        if s.stack:
-            s.procedure = [_resolve.task(s.stack[-1].id), "sba", "priority_after_resolve"]
-            self._continue(ctx)
-            return
-        cur = s.turn.step
-        TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
-        if cur == "end_of_combat":
-            self._end_combat(ctx)
-        nxt = self._next_step(ctx, cur)
-        self._begin(ctx, nxt)
-        self._continue(ctx)
-
-    def _end_combat(self, ctx: Ctx) -> None:
-        s = ctx.s
-        if s.combat is not None and (s.combat.attackers or s.combat.blockers):
-            ctx.emit(["511.3"], "Finisce la sottofase di fine combattimento: tutte le creature "
-                     "sono rimosse dal combattimento.", "end_combat")
-        s.combat = None
-
-    def _skip_first_draw(self, s: State) -> str | None:
-        if s.turn.number != 1:
-            return None
-        if s.variant == "two-headed-giant":
-            return "103.8b"
-        if len(s.players) == 2:
-            return "103.8a"
-        return None
-
-    def _next_step(self, ctx: Ctx, cur: str) -> str:
-        s = ctx.s
-        if cur == "cleanup":
-            if s.turn.cleanup_again:
-                s.turn.cleanup_again = False
-                ctx.emit(["514.3a"], "Tutti i giocatori passano con la pila vuota: inizia "
-                         "un'altra sottofase di cancellazione.", "skip_step")
-                return "cleanup"
-            self._new_turn(ctx)
-            return "untap"
-        if cur == "upkeep":
-            rule = self._skip_first_draw(s)
-            if rule:
-                ap = s.player(s.turn.active_player)
-                ctx.emit([rule], f"{ap.name} gioca per primo e salta la sottofase di acquisizione "
-                         "del suo primo turno.", "skip_step", players=[ap.id])
-                return "precombat_main"
-            return "draw"
-        if cur in ("beginning_of_combat",):
-            return "declare_attackers"
-        if cur in ("declare_attackers", "declare_blockers"):
-            if s.combat is None or not s.combat.attackers:
-                ctx.emit(["508.8"], "Nessuna creatura attacca: si saltano le sottofasi di "
-                         "dichiarazione dei bloccanti e del danno da combattimento.", "skip_step")
-                return "end_of_combat"
-            if cur == "declare_attackers":
-                return "declare_blockers"
-            if combat.has_first_strike_step(s):
-                s.combat.first_strikers = [p.id for p in combat.in_combat_creatures(s)
-                                           if chars.has_kw(p, "first strike")
-                                           or chars.has_kw(p, "double strike")]
-                return "first_strike_damage"
-            s.combat.first_strikers = None
-            return "combat_damage"
-        if cur == "first_strike_damage":
-            return "combat_damage"
-        if cur == "combat_damage":
-            return "end_of_combat"
-        nxt = following(cur)
-        assert nxt is not None
-        return nxt
-
-    def _new_turn(self, ctx: Ctx) -> None:
-        s = ctx.s
-        t = s.turn
-        t.last_turn = {"active_player": t.active_player, "spells_cast": dict(t.spells_cast)}
-        t.spells_cast = {}
-        t.speed_triggered = []
-        t.number += 1
-        t.active_player = chars.next_active_player(s)
-        t.step = "untap"
-        s.combat = None
-        s.planar_controller = None          # 901.6: the new active player
-        act = chars.active_players(s)
-        names = " e ".join(p.name for p in act)
-        ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
-                 players=[p.id for p in act])
-        ids = {p.id for p in act}
-        sick = [p for p in s.battlefield if p.controller in ids and p.summoning_sick]
-        for p in sick:
-            p.summoning_sick = False
-        if sick:
-            ctx.emit(["302.6"], f"{names} controlla ininterrottamente dall'inizio del turno: "
-                     f"{', '.join(p.name for p in sick)} possono attaccare.", "summoning_sickness",
-                     objects=[p.id for p in sick], players=list(ids))
-
-    def _begin(self, ctx: Ctx, name: str) -> None:
-        s = ctx.s
-        s.turn.step = name
-        sd = step_def(name)
-        ap = s.player(s.turn.active_player)
-        if ap.lost:
-            ctx.emit([sd.order_rule, "800.4j"], f"Inizia la {sd.label} (turno {s.turn.number}): "
-                     f"{ap.name} ha lasciato la partita e il turno continua senza giocatore "
-                     "attivo.", "step", players=[ap.id])
-        else:
-            ctx.emit([sd.order_rule], f"Inizia la {sd.label} (turno {s.turn.number}, "
-                     f"giocatore attivo {ap.name}).", "step", players=[ap.id])
-        procedure = [f"tba:{n}" for n in sd.tbas]
-        if name == "untap":
-            procedure.append("no_priority")
-        elif name == "cleanup":
-            procedure.append("cleanup_check")
-        else:
-            # 117.3a: abilities that trigger as the step begins go on the stack first.
-            procedure += ["step_triggers", "sba", "priority"]
-        s.procedure = procedure
 
 
 def _check_params(name: str, func: Callable, params: dict) -> None:

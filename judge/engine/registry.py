@@ -29,7 +29,7 @@ ACTIONS: dict[str, RuleFn] = {}
 # (the monarch's draw, the initiative's venture, …), keyed by the effect's kind.
 EFFECTS: dict[str, RuleFn] = {}
 
-# The steps of a procedure (State.procedure): "tba:703.4d", or one of these.
+# The steps of a procedure (State.procedure, run by procedure.py): "tba:703.4d", or one of these.
 TASKS = ("sba", "sba_action", "priority", "priority_after_resolve", "no_priority",
          "cleanup_check", "step_triggers", "resolve", "each_discard")
 
