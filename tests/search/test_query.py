@@ -68,6 +68,7 @@ def test_players_jargon_finds_the_rule_that_governs_it(engine, corpus):
         ("2HG", "810"),
         ("FFA", "806"),
         ("pesco dal mazzo vuoto", "121.4"),
+        ("arrendersi", "104.3a"),        # concede
     ]:
         assert rule in corpus, rule
         assert rule in numbers(engine.search(q))[:5], (q, rule, numbers(engine.search(q))[:5])
