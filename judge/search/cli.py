@@ -38,6 +38,8 @@ def cerca(parole, lingua, capitolo, sezione, limite, pagina, as_json, instance):
         click.echo(note, err=True)
     if result.suggestion:
         click.echo(f"Forse cercavi: {result.suggestion}")
+    for j in result.jargon:
+        click.echo(f"«{j.term}» è gergo: {j.meaning}.")
     if result.nearest:
         click.echo("Regole vicine: " + ", ".join(result.nearest))
     if not result.hits:

@@ -14,6 +14,9 @@ Rows that share a term (in either column) form one *concept*: "azioni generate d
 "state-based actions" and "azioni generate dallo stato" <-> "SBA" make {azioni generate dallo stato,
 state-based actions, SBA} one concept, so any of them finds the others' texts.
 
+A row whose note starts with "gergo" marks jargon ("SBA", "fizzle"; "gergo italiano": the Italian
+column, "saccare"): the search tells whoever typed it what it means (``Glossary.jargon``).
+
 ``load_glossary()`` reads ``glossario.tsv``; ``glossary_entries()`` gives every pair;
 ``Glossary`` is the matcher the query builder uses.
 """
@@ -87,6 +90,29 @@ def glossary_entries(path: Path | None = None, table: Terminology | None = None,
     return out
 
 
+@dataclass(frozen=True)
+class Jargon:
+    """A jargon term and what it means, in Italian (it may cite rules: "regola 608.2b")."""
+
+    term: str
+    meaning: str
+
+    def as_json(self) -> dict:
+        return {"termine": self.term, "significato": self.meaning}
+
+
+def jargon_of(entry: GlossaryEntry) -> Jargon | None:
+    """The jargon a row declares: "gergo" (the English column) or "gergo italiano" (the Italian one);
+    the meaning is the note after the colon or, without one, the row's other term."""
+    note = entry.note.strip()
+    if not note.lower().startswith("gergo"):
+        return None
+    italian = note.lower().startswith("gergo italiano")
+    _, colon, rest = note.partition(":")
+    term, other = (entry.italian, entry.english) if italian else (entry.english, entry.italian)
+    return Jargon(term, rest.strip() if colon and rest.strip() else other)
+
+
 @dataclass
 class Concept:
     """Terms that mean the same thing, in both languages."""
@@ -157,6 +183,16 @@ class Glossary:
                 if key:
                     self._surface.setdefault(key, set()).add(concept.id)
         self.words: set[str] = {w for e in entries for w in words(e.italian) + words(e.english)}
+        # (lang, stems of the jargon term) -> its explanations, to find whatever form was typed.
+        self._jargon: dict[tuple[str, tuple[str, ...]], list[Jargon]] = {}
+        for e in entries:
+            j = jargon_of(e)
+            if j is None:
+                continue
+            for lang in ("it", "en"):
+                key = tuple(terms(j.term, lang))
+                if key and j not in self._jargon.setdefault((lang, key), []):
+                    self._jargon[(lang, key)].append(j)
         self._analysed: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
 
     def analysed(self, concept_id: int) -> list[tuple[str, tuple[str, ...]]]:
@@ -167,6 +203,16 @@ class Glossary:
                    if (seq := tuple(terms(term, lang)))]
             self._analysed[concept_id] = got
         return got
+
+    def jargon(self, typed: list[str]) -> list[Jargon]:
+        """What the jargon among ``typed`` (words or phrases, as the user wrote them) means."""
+        out: list[Jargon] = []
+        for text in typed:
+            for lang in ("it", "en"):
+                for j in self._jargon.get((lang, tuple(terms(text, lang))), ()):
+                    if all(j.meaning != seen.meaning for seen in out):  # "tutor" and "tutorare": once
+                        out.append(j)
+        return out
 
     def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
         return self._index.get((lang, stems), set())

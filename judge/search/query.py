@@ -407,6 +407,7 @@ class Engine:
                 result.notes.append("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole "
                                     "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
+        result.jargon = self.glossary.jargon([u.label.strip('"') for u in positive_units])
         suggestion_words = []
         changed = False
         for w in words(text):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from judge.search.glossary import Jargon
+
 
 @dataclass
 class Hit:
@@ -52,6 +54,7 @@ class SearchResult:
     corrections: dict[str, list[str]] = field(default_factory=dict)
     nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
     notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
+    jargon: list[Jargon] = field(default_factory=list)  # what the jargon in the query means ("fizzle")
 
     @property
     def pages(self) -> int:
@@ -70,4 +73,5 @@ class SearchResult:
             "correzioni": self.corrections,
             "vicine": self.nearest,
             "note": self.notes,
+            "gergo": [j.as_json() for j in self.jargon],
         }

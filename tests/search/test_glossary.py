@@ -1,6 +1,9 @@
+from judge.corpus.citations import find_citations
 from judge.corpus.terminology import load_terminology
 from judge.search.analysis import fold
-from judge.search.glossary import GLOSSARY_FILE, Glossary, get_glossary, glossary_entries, load_glossary, terminology_pairs
+from judge.search.glossary import (
+    GLOSSARY_FILE, Glossary, Jargon, get_glossary, glossary_entries, jargon_of, load_glossary, terminology_pairs,
+)
 
 
 def test_file_has_header_and_enough_pairs():
@@ -83,3 +86,37 @@ def test_number_words_find_the_digits_the_rules_write(engine):
     assert "704.5i" in top
     top = [h.number for h in engine.search("creatura con costituzione zero").hits[:5]]
     assert "704.5f" in top
+
+
+def test_jargon_rows_say_which_term_is_jargon_and_what_it_means(tmp_path):
+    p = tmp_path / "g.tsv"
+    p.write_text(
+        "italiano\tinglese\tnota\n"
+        "azioni generate dallo stato\tSBA\tgergo\n"
+        "non si risolve\tfizzle\tgergo: la magia non si risolve (regola 608.2b)\n"
+        "saccare\tsacrifice\tgergo italiano: sacrificare\n"
+        "grimorio\tlibrary\tnome sulle carte\n",
+        encoding="utf-8",
+    )
+    jargon = [jargon_of(e) for e in load_glossary(p)]
+    assert jargon[0] == Jargon("SBA", "azioni generate dallo stato")  # no explanation: the other term
+    assert jargon[1] == Jargon("fizzle", "la magia non si risolve (regola 608.2b)")
+    assert jargon[2] == Jargon("saccare", "sacrificare")  # the Italian column is the jargon
+    assert jargon[3] is None
+
+
+def test_jargon_is_explained_in_any_form_it_is_typed_and_only_jargon_is():
+    g = get_glossary()
+    assert [j.term for j in g.jargon(["SBA"])] == ["SBA"]
+    assert [j.term for j in g.jargon(["fizza"])] == ["fizzare"]  # inflected Italian jargon
+    assert g.jargon(["fizzle"])[0].meaning == g.jargon(["fizzare"])[0].meaning
+    assert len(g.jargon(["tutorare"])) == 1  # "tutor" and "tutorare" mean the same: said once
+    assert g.jargon(["grimorio vuoto"]) == [] and g.jargon(["azioni generate dallo stato"]) == []
+
+
+def test_every_rule_a_jargon_explanation_cites_exists(corpus):
+    explained = [j for e in load_glossary() if (j := jargon_of(e)) is not None]
+    assert len(explained) >= 30 and all(j.meaning.strip() for j in explained)
+    cited = [n for j in explained for c in find_citations(j.meaning) for n in c.numbers]
+    assert len(cited) >= 10
+    assert [n for n in cited if n not in corpus] == []

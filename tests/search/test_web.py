@@ -127,3 +127,21 @@ def test_glossary_is_searched_from_the_italian_or_english_term(client):
     assert len(terms("")) > 500  # no query: the whole glossary
     page = client.get("/glossario", query_string={"q": '<script>"'}).get_data(as_text=True)
     assert "<script>\"" not in page and "&lt;script&gt;" in page
+
+
+def test_jargon_in_a_search_is_explained_with_its_rule_linked(client):
+    page = client.get("/cerca?q=la+magia+fizza").get_data(as_text=True)
+    box = page[page.index('class="gergo"'):]
+    box = box[:box.index("</p>")]
+    assert "«fizzare»</strong> è gergo" in box and 'href="/regole/608.2b"' in box
+    assert 'class="gergo"' not in client.get("/cerca?q=grimorio+vuoto").get_data(as_text=True)
+    data = client.get("/api/cerca?q=SBA").get_json()
+    assert data["gergo"] == [{"termine": "SBA", "significato": "azioni generate dallo stato"}]
+    assert client.get("/api/cerca?q=grimorio+vuoto").get_json()["gergo"] == []
+    # Words excluded with NOT are not explained: they are not what the user is looking for.
+    assert client.get("/api/cerca?q=pila+-SBA").get_json()["gergo"] == []
+
+
+def test_cli_explains_jargon(instance):
+    out = CliRunner().invoke(main, ["cerca", "--instance", str(instance), "-n", "1", "fizzle"])
+    assert out.exit_code == 0 and "«fizzle» è gergo:" in out.output and "608.2b" in out.output
