@@ -214,6 +214,11 @@ class Glossary:
                         out.append(j)
         return out
 
+    def all_jargon(self) -> list[Jargon]:
+        """Every jargon term with its meaning, alphabetical (the glossary page lists them)."""
+        seen = {j for js in self._jargon.values() for j in js}
+        return sorted(seen, key=lambda j: (fold(j.term), j.meaning))
+
     def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
         return self._index.get((lang, stems), set())
 

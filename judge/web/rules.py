@@ -366,13 +366,16 @@ def glossario():
     translated = sum(1 for e in entries if e["it_text"])
     total = len(entries)
     q = " ".join(request.args.get("q", "").split())[:glossary_search.MAX_QUERY_CHARS]
-    if q:
-        from judge.search.glossary import get_glossary
+    from judge.search.glossary import get_glossary
 
-        entries = glossary_search.search_entries(entries, q, get_glossary(corpus=corpus))
+    search_glossary = get_glossary(corpus=corpus)
+    if q:
+        entries = glossary_search.search_entries(entries, q, search_glossary)
+    # Players' and judges' jargon is not in the Comprehensive Rules: listed apart, said for what it is.
+    jargon = search_glossary.jargon([q]) if q else search_glossary.all_jargon()
     letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
     return render_template("glossario.html", corpus=corpus, entries=entries, letters=letters, translated=translated,
-                           total=total, q=q)
+                           total=total, q=q, jargon=jargon)
 
 
 @bp.get("/turno")

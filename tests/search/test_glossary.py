@@ -117,6 +117,9 @@ def test_jargon_is_explained_in_any_form_it_is_typed_and_only_jargon_is():
 def test_every_rule_a_jargon_explanation_cites_exists(corpus):
     explained = [j for e in load_glossary() if (j := jargon_of(e)) is not None]
     assert len(explained) >= 30 and all(j.meaning.strip() for j in explained)
+    # Jargon is what the rules do not name: no jargon term is a term of the Comprehensive Rules' glossary.
+    official = {t.lower() for t in corpus.glossary}
+    assert [j.term for j in explained if j.term.lower() in official] == []
     cited = [n for j in explained for c in find_citations(j.meaning) for n in c.numbers]
     assert len(cited) >= 10
     assert [n for n in cited if n not in corpus] == []

@@ -83,6 +83,21 @@ def test_glossary_lists_every_term_with_italian_terms(client, corpus):
     assert 'class="cit"' in body
 
 
+def test_glossary_page_lists_the_jargon_apart_and_explains_it_when_searched(client, corpus):
+    from judge.search.glossary import get_glossary
+
+    body = page(client, "/glossario")
+    section = body[body.index('<h2 id="gergo">'):]
+    jargon = get_glossary(corpus=corpus).all_jargon()
+    assert len(jargon) >= 30 and section.count("<dt>") == len(jargon)
+    assert "<dt>SBA</dt>" in section and 'href="/regole/608.2b"' in section  # fizzle's rule, linked
+    # Not an entry of the Comprehensive Rules: only in its own section.
+    assert "<dt>SBA" not in body[:body.index('<h2 id="gergo">')] and body.count("<dt>SBA") == 1
+    found = page(client, "/glossario?q=fizzle")
+    assert "«fizzle»</strong> è gergo:" in found and 'href="/regole/608.2b"' in found
+    assert 'class="gergo"' not in page(client, "/glossario?q=travolgere")
+
+
 def test_glossary_api_lists_every_entry(client, corpus):
     r = client.get("/api/glossario")
     assert r.status_code == 200
