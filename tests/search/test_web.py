@@ -131,10 +131,10 @@ def test_glossary_is_searched_from_the_italian_or_english_term(client):
 
 def test_jargon_in_a_search_is_explained_with_its_rule_linked(client):
     page = client.get("/cerca?q=la+magia+fizza").get_data(as_text=True)
-    box = page[page.index('class="gergo"'):]
+    box = page[page.index('class="avviso gergo"'):]
     box = box[:box.index("</p>")]
     assert "«fizzare»</strong> è gergo" in box and 'href="/regole/608.2b"' in box
-    assert 'class="gergo"' not in client.get("/cerca?q=grimorio+vuoto").get_data(as_text=True)
+    assert 'class="avviso gergo"' not in client.get("/cerca?q=grimorio+vuoto").get_data(as_text=True)
     data = client.get("/api/cerca?q=SBA").get_json()
     assert data["gergo"] == [{"termine": "SBA", "significato": "azioni generate dallo stato"}]
     assert client.get("/api/cerca?q=grimorio+vuoto").get_json()["gergo"] == []

@@ -95,7 +95,7 @@ def test_glossary_page_lists_the_jargon_apart_and_explains_it_when_searched(clie
     assert "<dt>SBA" not in body[:body.index('<h2 id="gergo">')] and body.count("<dt>SBA") == 1
     found = page(client, "/glossario?q=fizzle")
     assert "«fizzle»</strong> è gergo:" in found and 'href="/regole/608.2b"' in found
-    assert 'class="gergo"' not in page(client, "/glossario?q=travolgere")
+    assert 'class="avviso gergo"' not in page(client, "/glossario?q=travolgere")
 
 
 def test_glossary_api_lists_every_entry(client, corpus):
