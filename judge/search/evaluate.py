@@ -132,12 +132,18 @@ def report(questions: list[Question], ranker: Callable[[str], list[str]], show_m
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m judge.search.evaluate [instance]
-    import sys
+if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
+    import argparse
     import tempfile
 
     from judge.corpus import load_corpus
     from judge.search.engines import get_engine
 
-    instance = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="judge-eval-")
+    ap = argparse.ArgumentParser(
+        prog="python -m judge.search.evaluate",
+        description="Rilevanza della ricerca sulle due metà delle domande (messa a punto e verifica).",
+    )
+    ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
+    args = ap.parse_args()
+    instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
     print(report(load_questions(), engine_ranker(get_engine(instance, load_corpus()))))
