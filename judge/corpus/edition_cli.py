@@ -5,6 +5,7 @@ written under and brought to the edition in force)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -48,7 +49,7 @@ def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
 
     corpus = _load()
     old, new = _edition(corpus, vecchia), _edition(corpus, nuova)
-    if sezione is not None and not (sezione.isdigit() and len(sezione) in (1, 3)):
+    if sezione is not None and not re.fullmatch(r"[1-9]|[1-9][0-9]{2}", sezione):  # not isdigit(): "²"
         _fail(f"Sezione «{sezione[:20]}» non valida: usa un numero di sezione (es. 704) o di capitolo (es. 7).")
     trace = corpus.lineage.trace(old, new)
     changes = diff_editions(old, new, sezione, trace)

@@ -30,12 +30,15 @@ def read_mana(r, name: str) -> dict[str, int] | None:
         item = item.strip()
         if not item:
             continue
-        m = re.fullmatch(r"(\D+?)\s*[:=]?\s*(\d{1,9})", item) or re.fullmatch(r"(\d{1,9})\s*(\D+)", item)
-        if not m:
+        # "rosso: 2" or "2 rosso": which pattern matched says which part is the number (not
+        # str.isdigit, for which "²" is a digit that int() refuses).
+        if m := re.fullmatch(r"(\D+?)\s*[:=]?\s*(\d{1,9})", item):
+            word, n = m[1], int(m[2])
+        elif m := re.fullmatch(r"(\d{1,9})\s*(\D+)", item):
+            word, n = m[2], int(m[1])
+        else:
             r.errors.append((name, f'riserva di mana: scrivi "colore: numero" (es. "rosso: 2"), non "{item}"'))
             continue
-        a, b = m.groups()
-        word, n = (a, int(b)) if not a.strip().isdigit() else (b, int(a))
         key = MANA_NAMES.get(word.strip().lower())
         if key is None:
             r.errors.append((name, f'mana sconosciuto "{word.strip()}" (ammessi: bianco, blu, nero, '

@@ -55,6 +55,9 @@ def test_diff_between_editions(corpus):
     assert "aggiunte" in res.output and "722.1" in res.output
     res = run("diff", "19990101", new)
     assert res.exit_code == 1 and "non trovata" in res.output
+    for odd in ("²", "0", "70", "7044"):  # not a section or chapter number: said, not an empty diff
+        res = run("diff", old, new, "--sezione", odd)
+        assert res.exit_code == 1 and "non valida" in res.output, odd
 
 
 def test_importa_wiki_errors_are_clean(tmp_path):

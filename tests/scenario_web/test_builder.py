@@ -287,6 +287,10 @@ def test_builder_edits_the_whole_state(sim, client):
     body = r.get_data(as_text=True)
     assert r.status_code == 422 and 'mana sconosciuto &#34;viola&#34;' in body
     assert 'id="f-players-0-mana_pool-err"' in body
+    # a superscript is no amount and no colour: the same 422, never a 500
+    for odd in ("²5", "2²", "rosso ²"):
+        r = sim.post(url, {"players[0].name": "Alice", "players[0].mana_pool": odd})
+        assert r.status_code == 422 and 'id="f-players-0-mana_pool-err"' in r.get_data(as_text=True), odd
 
 
 def test_two_headed_giant_life_is_the_teams(sim, client):
