@@ -303,8 +303,9 @@ class Corpus:
     def resolve(self, text: str) -> Rule | None:
         """A rule from what a user typed ("704.5A", "cr 704.5a", "7045a", "8"); None if absent or malformed."""
         t = (text or "").strip()
-        if is_chapter(t.removesuffix(".")):  # "7." as chapters are headed (and the dot ending a sentence)
-            return self.rules.get(t.removesuffix(".").strip())
+        chapter = t.removesuffix(".")  # "7." as chapters are headed (and the dot ending a sentence)
+        if is_chapter(chapter):
+            return self.rules.get(chapter)
         try:
             return self.rules.get(str(RuleNumber.parse_loose(t)))
         except RuleNumberError:

@@ -39,17 +39,24 @@ def is_a(value: Any, kind: str) -> bool:
     return is_int(value) if kind == "int" else isinstance(value, _KINDS[kind])
 
 
-def json_depth_ok(value: Any, limit: int) -> bool:
-    """True when ``value`` (decoded JSON) nests at most ``limit`` levels (no recursion)."""
+def json_depth(value: Any, stop_above: int | None = None) -> int:
+    """Nesting depth of decoded JSON (a scalar is 0), without recursion. With ``stop_above``, the
+    walk stops at the first level deeper than that (a hostile document is not walked whole)."""
+    depth = 0
     stack = [(value, 1)]
     while stack:
-        cur, depth = stack.pop()
+        cur, d = stack.pop()
         if isinstance(cur, (list, dict)):
-            if depth > limit:
-                return False
-            items = cur.values() if isinstance(cur, dict) else cur
-            stack.extend((x, depth + 1) for x in items)
-    return True
+            depth = max(depth, d)
+            if stop_above is not None and depth > stop_above:
+                return depth
+            stack.extend((x, d + 1) for x in (cur.values() if isinstance(cur, dict) else cur))
+    return depth
+
+
+def json_depth_ok(value: Any, limit: int) -> bool:
+    """True when ``value`` (decoded JSON) nests at most ``limit`` levels."""
+    return json_depth(value, stop_above=limit) <= limit
 
 
 class Errors:

@@ -23,7 +23,7 @@ from judge.engine import chars, terms
 from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
-from judge.engine.validation import OUT_OF_RANGE
+from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web import scenario_forms as forms
 
 # --- Italian names -------------------------------------------------------------------------
@@ -396,7 +396,7 @@ def _int(text: str, minimum: int | None) -> int:
     if abs(n) > sc.MAX_INT:
         raise ValueError(OUT_OF_RANGE)
     if minimum is not None and n < minimum:
-        raise ValueError("atteso un intero non negativo")
+        raise ValueError(NEGATIVE)
     return n
 
 

@@ -16,7 +16,7 @@ from judge.engine import templates
 from judge.engine import terms
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
-from judge.engine.validation import OUT_OF_RANGE
+from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web import scenario_forms_state as state_fields
 
 # --- Italian labels ------------------------------------------------------------------
@@ -242,7 +242,7 @@ class FormReader:
             self.errors.append((name, OUT_OF_RANGE))
             return default
         if minimum is not None and n < minimum:
-            self.errors.append((name, "atteso un intero non negativo" if minimum == 0 else
+            self.errors.append((name, NEGATIVE if minimum == 0 else
                                 f"atteso un intero maggiore o uguale a {minimum}"))
             return default
         return n

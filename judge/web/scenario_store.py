@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judge.engine.validation import json_depth  # one walker for the engine and the store
+
 DB_NAME = "scenari.sqlite3"
 
 # Limits (the messages are shown to users; see also judge.web.scenario for limits on content).
@@ -90,21 +92,6 @@ class StoreError(ValueError):
 
 class CorruptDocument(RuntimeError):
     """A stored row whose content no longer matches its hash."""
-
-
-def json_depth(value: Any) -> int:
-    """Nesting depth of decoded JSON (a scalar is 0), computed without recursion."""
-    depth = 0
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, dict):
-            depth = max(depth, d)
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            depth = max(depth, d)
-            stack.extend((x, d + 1) for x in v)
-    return depth
 
 
 def canonical(doc: Any) -> bytes:

@@ -339,3 +339,16 @@ def test_cli_deeply_nested_answers_are_an_italian_error(tmp_path):
     assert r.exit_code == 2 and "--decisioni: JSON troppo annidato" in r.output
     r = run("passo", f, "--decisioni", "[" + "[" * 30 + "]" * 30 + "]")
     assert r.exit_code in (0, 1) and "Traceback" not in r.output
+
+
+_JSON = st.recursive(st.none() | st.integers() | st.text(max_size=3),
+                     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids, max_size=3),
+                     max_leaves=30)
+
+
+@given(value=_JSON, limit=st.integers(0, 8))
+def test_depth_check_stops_early_but_agrees_with_the_full_walk(value, limit):
+    from judge.engine.validation import json_depth, json_depth_ok
+
+    assert json_depth_ok(value, limit) == (json_depth(value) <= limit)
+    assert json_depth(value, stop_above=limit) == json_depth(value) or json_depth(value) > limit
