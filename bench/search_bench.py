@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.distinct import rule_paths, search_paths, search_queries  # noqa: E402
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search.evaluate import (  # noqa: E402
-    HALVES, SubstringBaseline, engine_ranker, load_questions, measure, report, split_info,
+    HALVES, SubstringBaseline, engine_ranker, load_fresh, load_questions, measure, report, split_info,
 )
 from judge.search.index import build_time  # noqa: E402
 
@@ -42,7 +42,9 @@ def relevance(engine, questions, corpus) -> None:
     info = split_info()
     print(f"Rilevanza su {len(questions)} domande (tests/search/questions.json), divise una volta a caso "
           f"(seme {info.get('seed')}): metà di messa a punto e metà di verifica, sempre tutte e due")
-    print(report(questions, engine_ranker(engine), show_misses=None))
+    fresh = load_fresh()
+    print(f"più {len(fresh)} domande scritte alla cieca (tests/search/questions_fresh.json), mai usate per decidere")
+    print(report(questions + fresh, engine_ranker(engine), show_misses=None))
     base = SubstringBaseline(corpus)
     print("sottostringa (Ctrl-F), per confronto:")
     for half in HALVES:

@@ -81,6 +81,14 @@ def check(corpus: Corpus) -> list[Finding]:
                 WARNING, "titolo-sconosciuto", "indice.md", 0, section.number,
                 f"titolo italiano della sezione {section.number} sconosciuto, né nel wiki né nella traduzione (inglese: «{section.en.text if section.en else '?'}»)",
             ))
+    index = corpus.analytic_index
+    for entry in index.entries:
+        for n in entry.rules:
+            if n not in corpus:
+                findings.append(Finding(
+                    ERROR, "indice-analitico-irrisolto", index.path.name if index.path else "indice_analitico.tsv",
+                    entry.line, n, f"la voce «{entry.heading}: {entry.topic}» rimanda alla regola {n}, che non esiste",
+                ))
     if corpus.translation:
         findings += translation_report(corpus).findings
     return findings

@@ -24,6 +24,7 @@ from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_k
 from judge.corpus.rules_en import Edition, edition_paths, parse_edition
 from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
 from judge.corpus.titles import TitleMatch, align_titles
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, AnalyticIndex, parse_analytic_index
 from judge.corpus.terminology import TERMINOLOGY_FILE, Terminology, parse_terminology
 from judge.corpus.translation import (
     TRANSLATION_DIR,
@@ -142,6 +143,7 @@ class Corpus:
         files: list[Path],
         translation: list[TranslationFile] | None = None,
         terminology: Terminology | None = None,
+        analytic_index: AnalyticIndex | None = None,
     ):
         if not editions:
             raise ValueError("nessuna edizione inglese del Regolamento in rules_en/")
@@ -151,6 +153,7 @@ class Corpus:
         self.files = files
         self.translation = translation or []
         self.terminology = terminology or Terminology([])
+        self.analytic_index = analytic_index or AnalyticIndex([])
         self.rules: dict[str, Rule] = {}
         self.glossary: dict[str, GlossaryEntry] = {}
         self._build()
@@ -451,8 +454,8 @@ def _fingerprint(paths: list[Path]) -> tuple:
 def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
     """Every file the corpus is made of: a change to any of them makes a new corpus."""
     it_files = sorted(p for p in rules_it.glob("*.md") if not p.name.startswith(("_", "README")))
-    terminology = [p for p in [rules_it / TERMINOLOGY_FILE] if p.exists()]
-    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + terminology + edition_paths(rules_en)
+    tables = [p for p in [rules_it / TERMINOLOGY_FILE, rules_it / ANALYTIC_INDEX_FILE] if p.exists()]
+    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + tables + edition_paths(rules_en)
 
 
 def load_corpus(
@@ -482,7 +485,9 @@ def load_corpus(
         translation = [parse_translation_file(p) for p in translation_paths(rules_it / TRANSLATION_DIR)]
         terms_path = rules_it / TERMINOLOGY_FILE
         terminology = parse_terminology(terms_path) if terms_path.exists() else None
-        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology)
+        analytic_path = rules_it / ANALYTIC_INDEX_FILE
+        analytic = parse_analytic_index(analytic_path) if analytic_path.exists() else None
+        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology, analytic)
         if len(_cache) > 4:
             _cache.clear()
         _cache[key] = corpus

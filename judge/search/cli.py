@@ -51,3 +51,5 @@ def cerca(parole, lingua, capitolo, sezione, limite, pagina, as_json, instance):
         title = f" — {h.section}. {h.section_title}" if h.section_title and h.section != h.number else ""
         click.echo(f"\n{h.number} [{h.lang.upper()}]{title}")
         click.echo(f"  {h.snippet}")
+        if h.index_entry:
+            click.echo(f"  (indice analitico: {h.index_entry})")

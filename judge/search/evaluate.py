@@ -11,6 +11,8 @@ from judge import ROOT
 from judge.corpus import Corpus
 
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
+# A second set, written blind and never used for a decision: measured, never looked into.
+FRESH_FILE = ROOT / "tests" / "search" / "questions_fresh.json"
 
 
 HALVES = ("tuning", "heldout")
@@ -38,6 +40,12 @@ def load_questions(path: Path | None = None, half: str | None = None) -> list[Qu
             raise ValueError(f"half must be one of {HALVES}")
         out = [q for q in out if q.half == half]
     return out
+
+
+def load_fresh(path: Path | None = None) -> list[Question]:
+    """The blind set (tests/search/questions_fresh.json); its questions are in the half "fresh"."""
+    data = json.loads(Path(path or FRESH_FILE).read_text(encoding="utf-8"))
+    return [Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), "fresh", "fresh") for x in data["questions"]]
 
 
 def split_info(path: Path | None = None) -> dict:
@@ -114,7 +122,7 @@ def report(questions: list[Question], ranker: Callable[[str], list[str]], show_m
     half only (``show_misses``): the held-out half is measured, never looked into while tuning."""
     lines = [f"{'':26} {'n':>4} {'recall@1':>9} {'recall@5':>9} {'MRR':>7}"]
     results: dict[str, Metrics] = {}
-    for half in HALVES:
+    for half in dict.fromkeys(q.half for q in questions):
         qs = [q for q in questions if q.half == half]
         m = results[half] = measure(qs, ranker)
         lines.append(f"{half:26} {m.n:4} {m.recall1:9.3f} {m.recall5:9.3f} {m.mrr:7.3f}")
@@ -146,4 +154,4 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    print(report(load_questions(), engine_ranker(get_engine(instance, load_corpus()))))
+    print(report(load_questions() + load_fresh(), engine_ranker(get_engine(instance, load_corpus()))))

@@ -37,7 +37,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
@@ -74,6 +74,9 @@ def make_schema() -> Schema:
         # Italian glossary terms pointing to it.
         title_it=TEXT(analyzer=IT, phrase=True),
         title_en=TEXT(analyzer=EN, phrase=True),
+        # The analytic index's entries pointing to the rule (rules_it/indice_analitico.tsv): the
+        # doubts it answers, in players' words.
+        index_it=TEXT(analyzer=IT, phrase=True),
         # Examples, weak evidence.
         examples_it=TEXT(analyzer=IT, phrase=False),
         examples_en=TEXT(analyzer=EN, phrase=False),
@@ -198,6 +201,9 @@ def documents(corpus: Corpus):
                 doc["alt_it"] = "\n".join([alt.text, *alt.examples])
             if number in gloss:
                 doc["terms_en"] = "\n".join(gloss[number])
+            entries = corpus.analytic_index.for_rule(number) if lang == "it" else []
+            if entries:
+                doc["index_it"] = "\n".join(f"{e.heading}: {e.topic}" for e in entries)
             named = {lang2: titles(corpus, number, lang2) for lang2 in ("it", "en")}
             named["it"] += gloss_it.get(number, [])
             for lang2 in ("it", "en"):
@@ -216,6 +222,8 @@ def vocabulary(corpus: Corpus) -> dict[str, int]:
                 counts.update(w for w in words(t.text) if not w.isdigit())
     for term in corpus.in_force.glossary:
         counts.update(words(term))
+    for entry in corpus.analytic_index.entries:  # players' words: typed as is, never "corrected" away
+        counts.update(w for w in words(f"{entry.heading} {entry.topic}") if not w.isdigit())
     return dict(counts)
 
 

@@ -42,7 +42,7 @@ from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
-from judge.search.snippets import make_snippet, shorten
+from judge.search.snippets import make_snippet, shorten, terms_in
 from judge.search.spelling import Speller, english_forms
 from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
@@ -61,6 +61,7 @@ W_TERMS = 0.8
 W_EXAMPLES = 0.15
 W_TITLE = 0.8  # what the rule is called (section or rule title, glossary terms)
 W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
+W_INDEX = 0.5  # the analytic index's doubts pointing to the rule (rules_it/indice_analitico.tsv)
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
@@ -81,8 +82,8 @@ class Unit:
 
 def _fields(lang: str) -> tuple[tuple[str, float], ...]:
     """Where a term is looked for in one language, and how much each place counts."""
-    extra = ("terms_en", W_TERMS) if lang == "en" else ("alt_it", W_ALT)
-    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), extra,
+    extra = (("terms_en", W_TERMS),) if lang == "en" else (("alt_it", W_ALT), ("index_it", W_INDEX))
+    return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), *extra,
             (f"title_{lang}", W_TITLE))
 
 
@@ -137,7 +138,7 @@ class Engine:
         self.speller = Speller(vocab, preferred=self.glossary.words)
         reader = self.scorer.reader
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in reader.field_terms(f)},
             "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
@@ -480,8 +481,19 @@ class Engine:
             layer=layer_of(t),
         )
 
+    def _index_entry(self, number: str, stems: set[str]) -> tuple[str, str]:
+        """The rule's analytic index entry sharing the most words with the query (none sharing none)."""
+        best, best_count = None, 0
+        for e in self.corpus.analytic_index.for_rule(number):
+            text = f"{e.heading}: {e.topic}"
+            count = len(stems & terms_in(text, "it"))
+            if count > best_count:
+                best, best_count = text, count
+        return make_snippet(best, "it", stems) if best else ("", "")
+
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
+        entry, entry_html = self._index_entry(f["number"], stems["it"])
         return Hit(
             number=f["number"],
             lang=f["lang"],
@@ -494,4 +506,6 @@ class Engine:
             version=f["version"],
             score=score,
             layer=f.get("layer", ""),
+            index_entry=entry,
+            index_entry_html=entry_html,
         )

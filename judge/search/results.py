@@ -21,6 +21,10 @@ class Hit:
     version: str
     score: float
     layer: str = ""  # "comunità", "traduzione" (the project's translation) or "ufficiale" (English)
+    # The analytic index's entry for this rule that matches the query best ("danno: si rimuove a fine
+    # turno"): why a rule whose text words it otherwise was found.
+    index_entry: str = ""
+    index_entry_html: str = ""
 
     @property
     def url(self) -> str:
@@ -38,6 +42,7 @@ class Hit:
             "layer": self.layer,
             "url": self.url,
             "score": round(self.score, 4),
+            "indice": self.index_entry or None,
         }
 
 

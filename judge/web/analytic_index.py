@@ -1,0 +1,71 @@
+"""The analytic index page: ``/indice-analitico``, headwords A–Z, each doubt linked to its rules.
+
+``/indice-analitico?q=danno`` keeps the entries whose headword or doubt holds every word typed
+(Italian stems, accents and inflections aside: "danni" finds "danno").
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, render_template, request
+
+from judge.corpus import load_corpus
+from judge.corpus.analytic_index import AnalyticIndex, Entry, initial, sort_key
+from judge.search.analysis import terms
+from judge.web.cache import cached
+
+bp = Blueprint("indice", __name__)
+
+MAX_QUERY_CHARS = 100
+
+
+@bp.app_template_global("index_anchor")
+def anchor(heading: str) -> str:
+    """The headword's id on the index page: readable, and distinct for "+1/+1" and "-1/-1"."""
+    spelled = re.sub(r"-(?=[\dx])", " meno ", sort_key(heading).replace("+", " piu "))
+    return "v-" + (re.sub(r"[^a-z0-9]+", "-", spelled).strip("-") or "voce")
+
+
+def _entry_stems(index: AnalyticIndex) -> dict[int, frozenset[str]]:
+    """Each entry's Italian stems, computed once per loaded index."""
+    cached_stems = getattr(index, "_stems", None)
+    if cached_stems is None:
+        cached_stems = index._stems = {
+            id(e): frozenset(terms(f"{e.heading} {e.topic}", "it")) for e in index.entries
+        }
+    return cached_stems
+
+
+def matching(index: AnalyticIndex, query: str) -> list[Entry]:
+    """The entries holding every word of ``query`` (none for a query of stop words or symbols only)."""
+    wanted = set(terms(query, "it"))
+    if not wanted:
+        return []
+    stems = _entry_stems(index)
+    return [e for e in index.entries if wanted <= stems[id(e)]]
+
+
+def grouped(entries: list[Entry]) -> list[dict]:
+    """Headwords in dictionary order with their letter and anchor, doubts in dictionary order."""
+    groups: dict[str, list[Entry]] = {}
+    for e in entries:
+        groups.setdefault(e.heading, []).append(e)
+    return [
+        {"heading": h, "letter": initial(h), "anchor": anchor(h),
+         "entries": sorted(groups[h], key=lambda e: sort_key(e.topic))}
+        for h in sorted(groups, key=lambda h: (initial(h) == "#", sort_key(h), h))
+    ]
+
+
+@bp.get("/indice-analitico")
+@cached
+def indice_analitico():
+    corpus = load_corpus()
+    index = corpus.analytic_index
+    q = " ".join(request.args.get("q", "").split())[:MAX_QUERY_CHARS]
+    entries = matching(index, q) if q else index.entries
+    headings = grouped(entries)
+    letters = list(dict.fromkeys(h["letter"] for h in headings))
+    return render_template("indice_analitico.html", corpus=corpus, q=q, headings=headings, letters=letters,
+                           found=len(entries), total=len(index), rules=len(index.rules))

@@ -1,0 +1,75 @@
+"""The analytic index page (/indice-analitico), its search, and the entries shown on rule pages."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from judge.search.analysis import terms
+from judge.web.analytic_index import anchor
+
+from .htmlcheck import page
+
+
+def test_every_entry_is_listed_with_links_to_its_rules(client, corpus):
+    body = page(client, "/indice-analitico")
+    index = corpus.analytic_index
+    headings = {e.heading for e in index.entries}
+    listed = [unescape(h) for h in re.findall(r'<dt id="v-[^"]*">(.*?)</dt>', body)]
+    assert sorted(listed) == sorted(headings)  # each headword once
+    assert len({anchor(h) for h in headings}) == len(headings)  # and each has its own anchor
+    links = re.findall(r'<dd>.*?</dd>', body)
+    assert len(links) == len(index)
+    for n in index.rules:
+        assert f'href="/regole/{n}"' in body
+    # Letter navigation points at sections that exist.
+    for letter in re.findall(r'href="#(lettera-[^"]+)"', body):
+        assert f'id="{letter}"' in body
+
+
+def test_headwords_are_in_dictionary_order(client, corpus):
+    from judge.corpus.analytic_index import initial, sort_key
+
+    body = page(client, "/indice-analitico")
+    listed = [unescape(h) for h in re.findall(r'<dt id="v-[^"]*">(.*?)</dt>', body)]
+    letters = [initial(h) for h in listed]
+    # Jinja groups by letter ("#" first), and within a letter the order is the dictionary's.
+    assert letters == sorted(letters)
+    for letter in set(letters):
+        group = [h for h in listed if initial(h) == letter]
+        assert group == sorted(group, key=lambda h: (sort_key(h), h))
+
+
+def test_search_finds_inflected_words_and_nothing_else(client, corpus):
+    entry = next(e for e in corpus.analytic_index.entries if len(terms(e.topic, "it")) >= 2)
+    word = terms(entry.topic, "it")[0]
+    body = page(client, "/indice-analitico?q=" + word)
+    shown = re.findall(r"<dd>(.*?):", body)
+    assert unescape(entry.topic) in [unescape(s) for s in shown]
+    stems = {id(e): set(terms(f"{e.heading} {e.topic}", "it")) for e in corpus.analytic_index.entries}
+    expected = sum(1 for e in corpus.analytic_index.entries if word in stems[id(e)])
+    assert len(shown) == expected
+    assert f"{expected} voc" in body
+
+
+def test_search_escapes_what_was_typed_and_says_when_nothing_matches(client):
+    body = page(client, "/indice-analitico?q=%3Cscript%3Ealert(1)%3C/script%3E")
+    assert "<script>alert" not in body and "&lt;script&gt;" in body
+    assert "Nessuna voce per" in body
+    body = page(client, "/indice-analitico?q=il+di")  # stop words only: no entry, no error
+    assert "Nessuna voce per" in body
+    page(client, "/indice-analitico?q=" + "a" * 5000)
+
+
+def test_a_rule_page_shows_the_entries_pointing_to_it(client, corpus):
+    entry = corpus.analytic_index.entries[0]
+    body = page(client, f"/regole/{entry.rules[0]}")
+    assert "Nell'indice analitico" in body
+    assert f'href="/indice-analitico#{anchor(entry.heading)}"' in body
+    assert f'id="{anchor(entry.heading)}"' in page(client, "/indice-analitico")
+    unindexed = next(n for n in corpus.numbers if not corpus.analytic_index.for_rule(n) and corpus.get(n).kind == "sottoregola")
+    assert "Nell'indice analitico" not in page(client, f"/regole/{unindexed}")
+
+
+def test_the_home_page_links_the_index(client):
+    assert 'href="/indice-analitico"' in page(client, "/")
