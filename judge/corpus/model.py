@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from judge import RULES_EN_DIR, RULES_IT_DIR
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, AnalyticIndex, parse_analytic_index
 from judge.corpus.citations import cited_numbers
 from judge.corpus.lineage import Lineage
 from judge.corpus.staleness import VALID, quoted_titles, verdict
@@ -24,7 +25,6 @@ from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_k
 from judge.corpus.rules_en import Edition, edition_paths, parse_edition
 from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
 from judge.corpus.titles import TitleMatch, align_titles
-from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, AnalyticIndex, parse_analytic_index
 from judge.corpus.terminology import TERMINOLOGY_FILE, Terminology, parse_terminology
 from judge.corpus.translation import (
     TRANSLATION_DIR,
