@@ -29,6 +29,11 @@ class Entry:
     rules: tuple[str, ...]  # the rules that answer it, most specific first
     line: int
 
+    @property
+    def text(self) -> str:
+        """How the entry reads on its own ("danno: si rimuove a fine turno")."""
+        return f"{self.heading}: {self.topic}"
+
 
 def sort_key(text: str) -> str:
     """Italian dictionary order: accents and case do not count ("è" files with "e")."""

@@ -9,6 +9,7 @@ text changed after the Italian translation date, unknown Italian titles.
 
 from __future__ import annotations
 
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE
 from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.model import Corpus, Outdated
 from judge.corpus.numbers import RuleNumber, RuleNumberError
@@ -86,8 +87,8 @@ def check(corpus: Corpus) -> list[Finding]:
         for n in entry.rules:
             if n not in corpus:
                 findings.append(Finding(
-                    ERROR, "indice-analitico-irrisolto", index.path.name if index.path else "indice_analitico.tsv",
-                    entry.line, n, f"la voce «{entry.heading}: {entry.topic}» rimanda alla regola {n}, che non esiste",
+                    ERROR, "indice-analitico-irrisolto", index.path.name if index.path else ANALYTIC_INDEX_FILE,
+                    entry.line, n, f"la voce «{entry.text}» rimanda alla regola {n}, che non esiste",
                 ))
     if corpus.translation:
         findings += translation_report(corpus).findings

@@ -128,3 +128,10 @@ def stem(word: str, lang: str) -> str | None:
 def terms(text: str, lang: str) -> list[str]:
     """The indexed terms of a text (what a phrase query must match, in order)."""
     return [t.text for t in ANALYZERS[lang](text)]
+
+
+@lru_cache(maxsize=8192)
+def term_set(text: str, lang: str) -> frozenset[str]:
+    """The indexed terms of a short text that comes up again and again (an analytic index entry,
+    met by every search that finds its rule and by every filter of the index page)."""
+    return frozenset(terms(text, lang))

@@ -30,11 +30,7 @@ class Question:
 
 def load_questions(path: Path | None = None, half: str | None = None) -> list[Question]:
     """The question set, or one half of it (``half``: "tuning" or "heldout")."""
-    data = json.loads(Path(path or QUESTIONS_FILE).read_text(encoding="utf-8"))
-    out = [
-        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", ""), x.get("half", ""))
-        for x in data["questions"]
-    ]
+    out = _read(Path(path or QUESTIONS_FILE))
     if half is not None:
         if half not in HALVES:
             raise ValueError(f"half must be one of {HALVES}")
@@ -44,8 +40,15 @@ def load_questions(path: Path | None = None, half: str | None = None) -> list[Qu
 
 def load_fresh(path: Path | None = None) -> list[Question]:
     """The blind set (tests/search/questions_fresh.json); its questions are in the half "fresh"."""
-    data = json.loads(Path(path or FRESH_FILE).read_text(encoding="utf-8"))
-    return [Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), "fresh", "fresh") for x in data["questions"]]
+    return _read(Path(path or FRESH_FILE), default="fresh")
+
+
+def _read(path: Path, default: str = "") -> list[Question]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", default), x.get("half", default))
+        for x in data["questions"]
+    ]
 
 
 def split_info(path: Path | None = None) -> dict:

@@ -203,7 +203,7 @@ def documents(corpus: Corpus):
                 doc["terms_en"] = "\n".join(gloss[number])
             entries = corpus.analytic_index.for_rule(number) if lang == "it" else []
             if entries:
-                doc["index_it"] = "\n".join(f"{e.heading}: {e.topic}" for e in entries)
+                doc["index_it"] = "\n".join(e.text for e in entries)
             named = {lang2: titles(corpus, number, lang2) for lang2 in ("it", "en")}
             named["it"] += gloss_it.get(number, [])
             for lang2 in ("it", "en"):
@@ -223,7 +223,7 @@ def vocabulary(corpus: Corpus) -> dict[str, int]:
     for term in corpus.in_force.glossary:
         counts.update(words(term))
     for entry in corpus.analytic_index.entries:  # players' words: typed as is, never "corrected" away
-        counts.update(w for w in words(f"{entry.heading} {entry.topic}") if not w.isdigit())
+        counts.update(w for w in words(entry.text) if not w.isdigit())
     return dict(counts)
 
 

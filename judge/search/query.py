@@ -36,13 +36,13 @@ from whoosh.filedb.filestore import FileStorage
 
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
-from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
+from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
-from judge.search.snippets import make_snippet, shorten, terms_in
+from judge.search.snippets import make_snippet, shorten
 from judge.search.spelling import Speller, english_forms
 from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, relaxed, truncate, with_rule_dots
 
@@ -485,10 +485,9 @@ class Engine:
         """The rule's analytic index entry sharing the most words with the query (none sharing none)."""
         best, best_count = None, 0
         for e in self.corpus.analytic_index.for_rule(number):
-            text = f"{e.heading}: {e.topic}"
-            count = len(stems & terms_in(text, "it"))
+            count = len(stems & term_set(e.text, "it"))
             if count > best_count:
-                best, best_count = text, count
+                best, best_count = e.text, count
         return make_snippet(best, "it", stems) if best else ("", "")
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:

@@ -36,11 +36,6 @@ def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], 
     return text, {term: tuple(v) for term, v in out.items()}
 
 
-def terms_in(text: str, lang: str) -> set[str]:
-    """The index terms of ``text`` (cached with its positions, like a snippet's)."""
-    return set(_where(text, lang)[1])
-
-
 def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
     """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
     text, where = _where(text, lang)

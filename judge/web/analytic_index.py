@@ -12,7 +12,7 @@ from flask import Blueprint, render_template, request
 
 from judge.corpus import load_corpus
 from judge.corpus.analytic_index import AnalyticIndex, Entry, initial, sort_key
-from judge.search.analysis import terms
+from judge.search.analysis import term_set, terms
 from judge.web.cache import cached
 
 bp = Blueprint("indice", __name__)
@@ -27,23 +27,12 @@ def anchor(heading: str) -> str:
     return "v-" + (re.sub(r"[^a-z0-9]+", "-", spelled).strip("-") or "voce")
 
 
-def _entry_stems(index: AnalyticIndex) -> dict[int, frozenset[str]]:
-    """Each entry's Italian stems, computed once per loaded index."""
-    cached_stems = getattr(index, "_stems", None)
-    if cached_stems is None:
-        cached_stems = index._stems = {
-            id(e): frozenset(terms(f"{e.heading} {e.topic}", "it")) for e in index.entries
-        }
-    return cached_stems
-
-
 def matching(index: AnalyticIndex, query: str) -> list[Entry]:
     """The entries holding every word of ``query`` (none for a query of stop words or symbols only)."""
     wanted = set(terms(query, "it"))
     if not wanted:
         return []
-    stems = _entry_stems(index)
-    return [e for e in index.entries if wanted <= stems[id(e)]]
+    return [e for e in index.entries if wanted <= term_set(e.text, "it")]
 
 
 def grouped(entries: list[Entry]) -> list[dict]:
@@ -54,7 +43,7 @@ def grouped(entries: list[Entry]) -> list[dict]:
     return [
         {"heading": h, "letter": initial(h), "anchor": anchor(h),
          "entries": sorted(groups[h], key=lambda e: sort_key(e.topic))}
-        for h in sorted(groups, key=lambda h: (initial(h) == "#", sort_key(h), h))
+        for h in sorted(groups, key=lambda h: (sort_key(h), h))
     ]
 
 
@@ -66,6 +55,5 @@ def indice_analitico():
     q = " ".join(request.args.get("q", "").split())[:MAX_QUERY_CHARS]
     entries = matching(index, q) if q else index.entries
     headings = grouped(entries)
-    letters = list(dict.fromkeys(h["letter"] for h in headings))
-    return render_template("indice_analitico.html", corpus=corpus, q=q, headings=headings, letters=letters,
+    return render_template("indice_analitico.html", corpus=corpus, q=q, headings=headings,
                            found=len(entries), total=len(index), rules=len(index.rules))

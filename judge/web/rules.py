@@ -373,8 +373,7 @@ def glossario():
         entries = glossary_search.search_entries(entries, q, search_glossary)
     # Players' and judges' jargon is not in the Comprehensive Rules: listed apart, said for what it is.
     jargon = search_glossary.jargon([q]) if q else search_glossary.all_jargon()
-    letters = sorted({e["letter"] for e in entries}, key=lambda x: (x == "#", x))
-    return render_template("glossario.html", corpus=corpus, entries=entries, letters=letters, translated=translated,
+    return render_template("glossario.html", corpus=corpus, entries=entries, translated=translated,
                            total=total, q=q, jargon=jargon)
 
 
