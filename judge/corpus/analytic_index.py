@@ -1,10 +1,14 @@
-"""The analytic index (``rules_it/indice_analitico.tsv``): headwords and players' doubts -> rules.
+"""The analytic indexes: headwords and players' doubts -> rules.
 
-Like the index at the back of a printed rulebook, it is written by the project, not by Wizards or
-the wiki: it is none of the three text layers, it only points at rules. Each entry names a doubt
+Like the index at the back of a printed rulebook, they are written by the project, not by Wizards or
+the wiki: they are none of the three text layers, they only point at rules. Each entry names a doubt
 in the words players use ("danno: si rimuove a fine turno") and the rules that answer it, so the
 site can list it by headword (/indice-analitico) and the search can match those words to rules
 whose text says the same thing otherwise.
+
+Two files, one format: ``rules_it/indice_analitico.tsv`` in Italian, and
+``rules_it/indice_analitico_en.tsv`` in English, for the doubts Italian judges and players phrase in
+English game jargon ("damage: wears off at end of turn", "fizzle", "ETB").
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 from judge.corpus.frontmatter import SourceFormatError
 
 ANALYTIC_INDEX_FILE = "indice_analitico.tsv"
+ANALYTIC_INDEX_FILES = {"it": ANALYTIC_INDEX_FILE, "en": "indice_analitico_en.tsv"}
 _COLUMNS = ("voce", "sottovoce", "regole")
 _RULE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 MAX_RULES = 3
@@ -48,9 +53,10 @@ def initial(heading: str) -> str:
 
 
 class AnalyticIndex:
-    def __init__(self, entries: list[Entry], path: Path | None = None):
+    def __init__(self, entries: list[Entry], path: Path | None = None, lang: str = "it"):
         self.entries = entries
         self.path = path
+        self.lang = lang  # the language its headwords and doubts are written in
         self._by_rule: dict[str, list[Entry]] = {}
         for e in entries:
             for n in e.rules:
@@ -68,7 +74,7 @@ class AnalyticIndex:
         return set(self._by_rule)
 
 
-def parse_analytic_index(path: Path) -> AnalyticIndex:
+def parse_analytic_index(path: Path, lang: str = "it") -> AnalyticIndex:
     """Read the index; a malformed line stops the load with its line number (the file is ours:
     a mistake is fixed, not skipped). Whether the rules exist is the corpus check's job."""
     entries: list[Entry] = []
@@ -99,4 +105,4 @@ def parse_analytic_index(path: Path) -> AnalyticIndex:
         entries.append(Entry(heading, topic, rules, number))
     if not header_seen:
         raise SourceFormatError(path, 1, "tabella vuota")
-    return AnalyticIndex(entries, path)
+    return AnalyticIndex(entries, path, lang)

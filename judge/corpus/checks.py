@@ -9,7 +9,7 @@ text changed after the Italian translation date, unknown Italian titles.
 
 from __future__ import annotations
 
-from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES
 from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.model import Corpus, Outdated
 from judge.corpus.numbers import RuleNumber, RuleNumberError
@@ -82,14 +82,14 @@ def check(corpus: Corpus) -> list[Finding]:
                 WARNING, "titolo-sconosciuto", "indice.md", 0, section.number,
                 f"titolo italiano della sezione {section.number} sconosciuto, né nel wiki né nella traduzione (inglese: «{section.en.text if section.en else '?'}»)",
             ))
-    index = corpus.analytic_index
-    for entry in index.entries:
-        for n in entry.rules:
-            if n not in corpus:
-                findings.append(Finding(
-                    ERROR, "indice-analitico-irrisolto", index.path.name if index.path else ANALYTIC_INDEX_FILE,
-                    entry.line, n, f"la voce «{entry.text}» rimanda alla regola {n}, che non esiste",
-                ))
+    for lang, index in corpus.analytic_indexes.items():
+        for entry in index.entries:
+            for n in entry.rules:
+                if n not in corpus:
+                    findings.append(Finding(
+                        ERROR, "indice-analitico-irrisolto", ANALYTIC_INDEX_FILES[lang],
+                        entry.line, n, f"la voce «{entry.text}» rimanda alla regola {n}, che non esiste",
+                    ))
     if corpus.translation:
         findings += translation_report(corpus).findings
     return findings

@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from judge import RULES_EN_DIR, RULES_IT_DIR
-from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, AnalyticIndex, parse_analytic_index
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES, AnalyticIndex, parse_analytic_index
 from judge.corpus.citations import cited_numbers
 from judge.corpus.lineage import Lineage
 from judge.corpus.staleness import VALID, quoted_titles, verdict
@@ -143,7 +143,7 @@ class Corpus:
         files: list[Path],
         translation: list[TranslationFile] | None = None,
         terminology: Terminology | None = None,
-        analytic_index: AnalyticIndex | None = None,
+        analytic_indexes: dict[str, AnalyticIndex] | None = None,
     ):
         if not editions:
             raise ValueError("nessuna edizione inglese del Regolamento in rules_en/")
@@ -153,7 +153,10 @@ class Corpus:
         self.files = files
         self.translation = translation or []
         self.terminology = terminology or Terminology([])
-        self.analytic_index = analytic_index or AnalyticIndex([])
+        # The analytic indexes by language: "it" (rules_it/indice_analitico.tsv) and "en".
+        self.analytic_indexes = {lang: (analytic_indexes or {}).get(lang) or AnalyticIndex([], lang=lang)
+                                 for lang in ANALYTIC_INDEX_FILES}
+        self.analytic_index = self.analytic_indexes["it"]
         self.rules: dict[str, Rule] = {}
         self.glossary: dict[str, GlossaryEntry] = {}
         self._build()
@@ -454,7 +457,8 @@ def _fingerprint(paths: list[Path]) -> tuple:
 def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
     """Every file the corpus is made of: a change to any of them makes a new corpus."""
     it_files = sorted(p for p in rules_it.glob("*.md") if not p.name.startswith(("_", "README")))
-    tables = [p for p in [rules_it / TERMINOLOGY_FILE, rules_it / ANALYTIC_INDEX_FILE] if p.exists()]
+    names = [TERMINOLOGY_FILE, *ANALYTIC_INDEX_FILES.values()]
+    tables = [rules_it / name for name in names if (rules_it / name).exists()]
     return it_files + translation_paths(rules_it / TRANSLATION_DIR) + tables + edition_paths(rules_en)
 
 
@@ -485,8 +489,8 @@ def load_corpus(
         translation = [parse_translation_file(p) for p in translation_paths(rules_it / TRANSLATION_DIR)]
         terms_path = rules_it / TERMINOLOGY_FILE
         terminology = parse_terminology(terms_path) if terms_path.exists() else None
-        analytic_path = rules_it / ANALYTIC_INDEX_FILE
-        analytic = parse_analytic_index(analytic_path) if analytic_path.exists() else None
+        analytic = {lang: parse_analytic_index(rules_it / name, lang)
+                    for lang, name in ANALYTIC_INDEX_FILES.items() if (rules_it / name).exists()}
         corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology, analytic)
         if len(_cache) > 4:
             _cache.clear()

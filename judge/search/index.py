@@ -37,7 +37,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
@@ -74,9 +74,10 @@ def make_schema() -> Schema:
         # Italian glossary terms pointing to it.
         title_it=TEXT(analyzer=IT, phrase=True),
         title_en=TEXT(analyzer=EN, phrase=True),
-        # The analytic index's entries pointing to the rule (rules_it/indice_analitico.tsv): the
-        # doubts it answers, in players' words.
+        # The analytic indexes' entries pointing to the rule (rules_it/indice_analitico*.tsv): the
+        # doubts it answers, in players' words, each on the document of its language.
         index_it=TEXT(analyzer=IT, phrase=True),
+        index_en=TEXT(analyzer=EN, phrase=True),
         # Examples, weak evidence.
         examples_it=TEXT(analyzer=IT, phrase=False),
         examples_en=TEXT(analyzer=EN, phrase=False),
@@ -201,9 +202,9 @@ def documents(corpus: Corpus):
                 doc["alt_it"] = "\n".join([alt.text, *alt.examples])
             if number in gloss:
                 doc["terms_en"] = "\n".join(gloss[number])
-            entries = corpus.analytic_index.for_rule(number) if lang == "it" else []
+            entries = corpus.analytic_indexes[lang].for_rule(number)
             if entries:
-                doc["index_it"] = "\n".join(e.text for e in entries)
+                doc[f"index_{lang}"] = "\n".join(e.text for e in entries)
             named = {lang2: titles(corpus, number, lang2) for lang2 in ("it", "en")}
             named["it"] += gloss_it.get(number, [])
             for lang2 in ("it", "en"):
@@ -222,8 +223,9 @@ def vocabulary(corpus: Corpus) -> dict[str, int]:
                 counts.update(w for w in words(t.text) if not w.isdigit())
     for term in corpus.in_force.glossary:
         counts.update(words(term))
-    for entry in corpus.analytic_index.entries:  # players' words: typed as is, never "corrected" away
-        counts.update(w for w in words(entry.text) if not w.isdigit())
+    for index in corpus.analytic_indexes.values():  # players' words: typed as is, never "corrected" away
+        for entry in index.entries:
+            counts.update(w for w in words(entry.text) if not w.isdigit())
     return dict(counts)
 
 

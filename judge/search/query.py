@@ -61,7 +61,7 @@ W_TERMS = 0.8
 W_EXAMPLES = 0.15
 W_TITLE = 0.8  # what the rule is called (section or rule title, glossary terms)
 W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
-W_INDEX = 0.5  # the analytic index's doubts pointing to the rule (rules_it/indice_analitico.tsv)
+W_INDEX = 0.5  # the analytic indexes' doubts pointing to the rule (rules_it/indice_analitico*.tsv)
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
@@ -82,9 +82,9 @@ class Unit:
 
 def _fields(lang: str) -> tuple[tuple[str, float], ...]:
     """Where a term is looked for in one language, and how much each place counts."""
-    extra = (("terms_en", W_TERMS),) if lang == "en" else (("alt_it", W_ALT), ("index_it", W_INDEX))
+    extra = (("terms_en", W_TERMS),) if lang == "en" else (("alt_it", W_ALT),)
     return ((f"body_{lang}", W_BODY), (f"ctx_{lang}", W_CTX), (f"examples_{lang}", W_EXAMPLES), *extra,
-            (f"title_{lang}", W_TITLE))
+            (f"index_{lang}", W_INDEX), (f"title_{lang}", W_TITLE))
 
 
 FIELDS = {lang: _fields(lang) for lang in ("it", "en")}
@@ -139,7 +139,7 @@ class Engine:
         reader = self.scorer.reader
         self.known_stems = {
             "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in reader.field_terms(f)},
-            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en") for t in reader.field_terms(f)},
+            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in reader.field_terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
         self._titles: dict[str, str] = {}
@@ -441,7 +441,8 @@ class Engine:
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), stems)
+        asked = (stems, positive_units, frozenset(words(text)))
+        result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
@@ -481,18 +482,26 @@ class Engine:
             layer=layer_of(t),
         )
 
-    def _index_entry(self, number: str, stems: set[str]) -> tuple[str, str]:
-        """The rule's analytic index entry sharing the most words with the query (none sharing none)."""
-        best, best_count = None, 0
-        for e in self.corpus.analytic_index.for_rule(number):
-            count = len(stems & term_set(e.text, "it"))
-            if count > best_count:
-                best, best_count = e.text, count
-        return make_snippet(best, "it", stems) if best else ("", "")
+    def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
+                     typed: frozenset[str]) -> tuple[str, str]:
+        """The rule's analytic index entry, in either language, that matches the most of what the user
+        asked for (units, not stems: synonyms in the other language must not count twice), then the
+        most words as typed (an English query shows the English entry), then the most stems; none
+        matching none."""
+        best, best_lang, best_key = None, "it", (0, 0, 0)
+        for lang, index in self.corpus.analytic_indexes.items():
+            for e in index.for_rule(number):
+                entry_terms = term_set(e.text, lang)
+                key = (sum(1 for u in units if u.stems[lang] & entry_terms), len(typed & set(words(e.text))),
+                       len(stems[lang] & entry_terms))
+                if key > best_key:
+                    best, best_lang, best_key = e.text, lang, key
+        return make_snippet(best, best_lang, stems[best_lang]) if best else ("", "")
 
-    def _hit(self, f: dict, score: float, stems: dict[str, set[str]]) -> Hit:
+    def _hit(self, f: dict, score: float, stems: dict[str, set[str]], units: list[Unit],
+             typed: frozenset[str]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
-        entry, entry_html = self._index_entry(f["number"], stems["it"])
+        entry, entry_html = self._index_entry(f["number"], stems, units, typed)
         return Hit(
             number=f["number"],
             lang=f["lang"],

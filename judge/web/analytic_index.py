@@ -1,7 +1,8 @@
 """The analytic index page: ``/indice-analitico``, headwords A–Z, each doubt linked to its rules.
 
 ``/indice-analitico?q=danno`` keeps the entries whose headword or doubt holds every word typed
-(Italian stems, accents and inflections aside: "danni" finds "danno").
+(stems, accents and inflections aside: "danni" finds "danno"). ``?lingua=en`` shows the English
+index (the doubts in English game jargon), searched with English stems.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ def anchor(heading: str) -> str:
 
 def matching(index: AnalyticIndex, query: str) -> list[Entry]:
     """The entries holding every word of ``query`` (none for a query of stop words or symbols only)."""
-    wanted = set(terms(query, "it"))
+    wanted = set(terms(query, index.lang))
     if not wanted:
         return []
-    return [e for e in index.entries if wanted <= term_set(e.text, "it")]
+    return [e for e in index.entries if wanted <= term_set(e.text, index.lang)]
 
 
 def grouped(entries: list[Entry]) -> list[dict]:
@@ -47,13 +48,20 @@ def grouped(entries: list[Entry]) -> list[dict]:
     ]
 
 
+def selected(corpus) -> tuple[str, str, AnalyticIndex, list[Entry]]:
+    """What the request asks for: the language (``lingua``: "it" or "en"; anything else is Italian,
+    as the search treats an unknown filter), the words (``q``), that index and its entries holding them."""
+    lang = "en" if request.args.get("lingua", "").strip().lower() == "en" else "it"
+    q = " ".join(request.args.get("q", "").split())[:MAX_QUERY_CHARS]
+    index = corpus.analytic_indexes[lang]
+    return lang, q, index, (matching(index, q) if q else index.entries)
+
+
 @bp.get("/indice-analitico")
 @cached
 def indice_analitico():
     corpus = load_corpus()
-    index = corpus.analytic_index
-    q = " ".join(request.args.get("q", "").split())[:MAX_QUERY_CHARS]
-    entries = matching(index, q) if q else index.entries
-    headings = grouped(entries)
-    return render_template("indice_analitico.html", corpus=corpus, q=q, headings=headings,
-                           found=len(entries), total=len(index), rules=len(index.rules))
+    lang, q, index, entries = selected(corpus)
+    return render_template("indice_analitico.html", corpus=corpus, q=q, lang=lang, headings=grouped(entries),
+                           found=len(entries), total=len(index), rules=len(index.rules),
+                           other=len(corpus.analytic_indexes["it" if lang == "en" else "en"]))

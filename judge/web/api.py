@@ -1,4 +1,5 @@
-"""The JSON API: rules in both languages, the citation linker, changes between editions.
+"""The JSON API: rules in both languages, the citation linker, changes between editions, the
+glossary and the analytic indexes.
 
 Documented in docs/openapi.json, served at /api/openapi.json. Errors are JSON with an
 Italian message: {"error": {"status": 404, "message": "...", ...}}.
@@ -13,6 +14,7 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
+from judge.web.analytic_index import selected
 from judge.web.cache import cached
 from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
@@ -199,6 +201,23 @@ def glossario():
             {"term": e["term"], "text": e["text"], "it_term": e["it_term"], "it_text": e["it_text"],
              "current": e["current"]}
             for e in glossary_entries(corpus)
+        ],
+    })
+
+
+@bp.get("/indice-analitico")
+@cached
+def indice_analitico():
+    """The analytic index (``lingua=en``: the English one), whole or filtered as the page does."""
+    lang, q, index, entries = selected(load_corpus())
+    return jsonify({
+        "lang": lang,
+        "q": q,
+        "total": len(index),
+        "entries": [
+            {"heading": e.heading, "topic": e.topic,
+             "rules": [{"number": n, "url": render.rule_url(n, external=True)} for n in e.rules]}
+            for e in entries
         ],
     })
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from judge.corpus import load_corpus
-from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, MAX_RULES, initial, parse_analytic_index, sort_key
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILE, ANALYTIC_INDEX_FILES, MAX_RULES, initial, parse_analytic_index, sort_key
 from judge.corpus.checks import ERROR, check
 from judge.corpus.frontmatter import SourceFormatError
 
@@ -70,22 +70,34 @@ def test_accented_headwords_file_under_their_letter():
     assert sorted(["esilio", "è", "Eco"], key=sort_key) == ["è", "Eco", "esilio"]
 
 
-def test_every_entry_of_the_real_index_points_at_a_rule_in_force():
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_entry_of_the_real_indexes_points_at_a_rule_in_force(lang):
     corpus = load_corpus()
-    index = corpus.analytic_index
+    index = corpus.analytic_indexes[lang]
+    assert index.lang == lang and index.path.name == ANALYTIC_INDEX_FILES[lang]
     assert len(index) > 0
     assert all(n in corpus for e in index.entries for n in e.rules)
     # Every chapter of the rules has entries (the index covers the whole Comprehensive Rules).
     assert {n[0] for n in index.rules} == set("123456789")
 
 
-def test_an_entry_pointing_nowhere_is_a_corpus_error(tmp_path):
+def test_the_indexes_are_kept_apart():
+    """The English index is not mixed into the Italian one (the page, the rule page and the
+    search each say which index an entry comes from)."""
+    corpus = load_corpus()
+    italian, english = corpus.analytic_index, corpus.analytic_indexes["en"]
+    assert corpus.analytic_indexes["it"] is italian
+    assert not {e.text for e in italian.entries} & {e.text for e in english.entries}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_an_entry_pointing_nowhere_is_a_corpus_error(tmp_path, lang):
     it = tmp_path / "rules_it"
     shutil.copytree(RULES_IT_DIR, it)
-    path = it / ANALYTIC_INDEX_FILE
+    path = it / ANALYTIC_INDEX_FILES[lang]
     lines = path.read_text(encoding="utf-8").splitlines()
     lines.append("voce inventata\tuna regola che non c'è\t514.2 999.9z")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     found = [f for f in check(load_corpus(it, RULES_EN_DIR)) if f.code == "indice-analitico-irrisolto"]
-    assert [(f.level, f.rule, f.line) for f in found] == [(ERROR, "999.9z", len(lines))]
+    assert [(f.level, f.file, f.rule, f.line) for f in found] == [(ERROR, path.name, "999.9z", len(lines))]
     assert "voce inventata" in found[0].message

@@ -9,16 +9,14 @@ import pytest
 
 from judge.search.evaluate import HALVES, SubstringBaseline, engine_ranker, load_fresh, load_questions, measure, split_info
 
-# The issue's goal on the held-out half.
+# The issue's goal on the held-out half (reached with the English analytic index: recall@5 0.959,
+# MRR 0.855; 0.949 / 0.840 with the Italian index alone, 0.898 / 0.778 before it).
 GOAL_RECALL5 = 0.95
 GOAL_MRR = 0.85
-# Floors that catch regressions: just below the held-out figures measured with the analytic index
-# (recall@5 0.949, MRR 0.840; 0.898 and 0.778 before it), under the goal.
-FLOOR_RECALL5 = 0.92
-FLOOR_MRR = 0.81
-# The blind set (tests/search/questions_fresh.json): 0.875 / 0.673 with the index (0.717 / 0.500 before).
-FRESH_FLOOR_RECALL5 = 0.84
-FRESH_FLOOR_MRR = 0.64
+# The blind set (tests/search/questions_fresh.json): 0.883 / 0.693 with both indexes (0.875 / 0.673
+# with the Italian one, 0.717 / 0.500 before): a floor just below, which catches regressions.
+FRESH_FLOOR_RECALL5 = 0.85
+FRESH_FLOOR_MRR = 0.66
 
 
 @pytest.fixture(scope="module")
@@ -44,21 +42,10 @@ def test_question_set_is_large_varied_checked_and_split_once(questions, corpus):
     assert isinstance(info.get("seed"), int) and info.get("method")
 
 
-def _heldout_metrics(engine, questions):
-    return measure([q for q in questions if q.half == "heldout"], engine_ranker(engine))
-
-
-@pytest.mark.xfail(strict=True, reason="obiettivo non raggiunto: held-out R@5 0.949, MRR 0.840 (goal 0.95/0.85)")
 def test_heldout_relevance_reaches_the_goal(engine, questions):
-    """The issue's goal, with every rule in Italian. Not reached yet: strict, so the day it is
-    reached this test fails and the mark must go."""
-    m = _heldout_metrics(engine, questions)
+    """The issue's goal, measured on the held-out half: fails under it."""
+    m = measure([q for q in questions if q.half == "heldout"], engine_ranker(engine))
     assert m.recall5 >= GOAL_RECALL5 and m.mrr >= GOAL_MRR, f"held-out: {m.line()}"
-
-
-def test_heldout_relevance_does_not_regress(engine, questions):
-    m = _heldout_metrics(engine, questions)
-    assert m.recall5 >= FLOOR_RECALL5 and m.mrr >= FLOOR_MRR, f"held-out: {m.line()}"
 
 
 def test_fresh_set_is_blind_varied_and_checked(corpus):

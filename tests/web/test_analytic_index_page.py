@@ -67,9 +67,58 @@ def test_a_rule_page_shows_the_entries_pointing_to_it(client, corpus):
     assert "Nell'indice analitico" in body
     assert f'href="/indice-analitico#{anchor(entry.heading)}"' in body
     assert f'id="{anchor(entry.heading)}"' in page(client, "/indice-analitico")
-    unindexed = next(n for n in corpus.numbers if not corpus.analytic_index.for_rule(n) and corpus.get(n).kind == "sottoregola")
-    assert "Nell'indice analitico" not in page(client, f"/regole/{unindexed}")
+    unindexed = next(n for n in corpus.numbers if corpus.get(n).kind == "sottoregola"
+                     and not any(index.for_rule(n) for index in corpus.analytic_indexes.values()))
+    body = page(client, f"/regole/{unindexed}")
+    assert "Nell'indice analitico" not in body and "Nell'indice inglese" not in body
 
 
 def test_the_home_page_links_the_index(client):
     assert 'href="/indice-analitico"' in page(client, "/")
+
+
+def test_the_english_index_has_its_own_page_searched_in_english(client, corpus):
+    english = corpus.analytic_indexes["en"]
+    body = page(client, "/indice-analitico?lingua=en")
+    assert "Indice analitico inglese" in body
+    assert len(re.findall(r"<dd>.*?</dd>", body)) == len(english)
+    assert 'href="/indice-analitico"' in body  # back to the Italian index
+    assert 'lang="en"' in body
+    # English stems: an inflected word finds the entries holding its stem, and only those.
+    entry = next(e for e in english.entries if len(terms(e.topic, "en")) >= 2)
+    word = terms(entry.topic, "en")[0]
+    found = page(client, "/indice-analitico?lingua=en&q=" + word)
+    shown = [unescape(s) for s in re.findall(r"<dd>(.*?):", found)]
+    assert unescape(entry.topic) in shown
+    assert len(shown) == sum(1 for e in english.entries if word in terms(e.text, "en"))
+    assert 'name="lingua" value="en"' in found  # a new search stays in the English index
+    # The Italian page links the English one; an unknown language shows the Italian index.
+    assert 'href="/indice-analitico?lingua=en"' in page(client, "/indice-analitico")
+    assert "Indice analitico inglese" not in page(client, "/indice-analitico?lingua=xx")
+
+
+def test_a_rule_page_shows_the_english_entries_apart(client, corpus):
+    english = corpus.analytic_indexes["en"]
+    entry = english.entries[0]
+    body = page(client, f"/regole/{entry.rules[0]}")
+    assert "Nell'indice inglese" in body
+    listed = re.search(r'<ul class="nell-indice" lang="en">(.*?)</ul>', body, re.S).group(1)
+    assert len(re.findall(r"<li>", listed)) == len(english.for_rule(entry.rules[0]))
+    assert f'href="/indice-analitico?lingua=en#{anchor(entry.heading)}"' in body
+    assert f'id="{anchor(entry.heading)}"' in page(client, "/indice-analitico?lingua=en")
+
+
+def test_the_api_gives_each_index_as_the_page_filters_it(client, corpus):
+    for lang in ("it", "en"):
+        index = corpus.analytic_indexes[lang]
+        data = client.get(f"/api/indice-analitico?lingua={lang}").get_json()
+        assert (data["lang"], data["q"], data["total"], len(data["entries"])) == (lang, "", len(index), len(index))
+        first = data["entries"][0]
+        assert (first["heading"], first["topic"]) == (index.entries[0].heading, index.entries[0].topic)
+        assert [r["number"] for r in first["rules"]] == list(index.entries[0].rules)
+        assert first["rules"][0]["url"].endswith(f"/regole/{index.entries[0].rules[0]}")
+        word = terms(index.entries[0].topic, lang)[0]
+        filtered = client.get(f"/api/indice-analitico?lingua={lang}&q={word}").get_json()["entries"]
+        html_page = page(client, f"/indice-analitico?lingua={lang}&q={word}")
+        assert len(filtered) == len(re.findall(r"<dd>", html_page)) >= 1
+    assert client.get("/api/indice-analitico?lingua=xx").get_json()["lang"] == "it"
