@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from judge.corpus.frontmatter import SourceFormatError
@@ -34,7 +35,7 @@ class Entry:
     rules: tuple[str, ...]  # the rules that answer it, most specific first
     line: int
 
-    @property
+    @cached_property  # read for every hit of every search that finds the rule
     def text(self) -> str:
         """How the entry reads on its own ("danno: si rimuove a fine turno")."""
         return f"{self.heading}: {self.topic}"

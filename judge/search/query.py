@@ -441,7 +441,8 @@ class Engine:
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        asked = (stems, positive_units, frozenset(words(text)))
+        typed = {k: {stem(w, k) for w in words(text)} - {None} for k in ("it", "en")}
+        asked = (stems, positive_units, typed)
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
@@ -483,23 +484,25 @@ class Engine:
         )
 
     def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
-                     typed: frozenset[str]) -> tuple[str, str]:
+                     typed: dict[str, set[str]]) -> tuple[str, str]:
         """The rule's analytic index entry, in either language, that matches the most of what the user
         asked for (units, not stems: synonyms in the other language must not count twice), then the
-        most words as typed (an English query shows the English entry), then the most stems; none
-        matching none."""
+        most of the words as typed (``typed``: their stems in each language; an English query shows
+        the English entry), then the most stems; none matching none."""
         best, best_lang, best_key = None, "it", (0, 0, 0)
         for lang, index in self.corpus.analytic_indexes.items():
             for e in index.for_rule(number):
-                entry_terms = term_set(e.text, lang)
-                key = (sum(1 for u in units if u.stems[lang] & entry_terms), len(typed & set(words(e.text))),
-                       len(stems[lang] & entry_terms))
+                shared = stems[lang] & term_set(e.text, lang)
+                if not shared:  # most entries of a hit: nothing to weigh
+                    continue
+                key = (sum(1 for u in units if not u.stems[lang].isdisjoint(shared)),
+                       len(typed[lang] & shared), len(shared))
                 if key > best_key:
                     best, best_lang, best_key = e.text, lang, key
         return make_snippet(best, best_lang, stems[best_lang]) if best else ("", "")
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]], units: list[Unit],
-             typed: frozenset[str]) -> Hit:
+             typed: dict[str, set[str]]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
         entry, entry_html = self._index_entry(f["number"], stems, units, typed)
         return Hit(
