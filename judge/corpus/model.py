@@ -156,12 +156,16 @@ class Corpus:
         # The analytic indexes by language: "it" (rules_it/indice_analitico.tsv) and "en".
         self.analytic_indexes = {lang: (analytic_indexes or {}).get(lang) or AnalyticIndex([], lang=lang)
                                  for lang in ANALYTIC_INDEX_FILES}
-        self.analytic_index = self.analytic_indexes["it"]
         self.rules: dict[str, Rule] = {}
         self.glossary: dict[str, GlossaryEntry] = {}
         self._build()
 
     # -- construction -------------------------------------------------------------
+    @property
+    def analytic_index(self) -> AnalyticIndex:
+        """The Italian analytic index, the one the site shows first."""
+        return self.analytic_indexes["it"]
+
     @property
     def in_force(self) -> Edition:
         return self.editions[-1]

@@ -136,4 +136,3 @@ def term_set(text: str, lang: str) -> frozenset[str]:
     """The indexed terms of a short text that comes up again and again (an analytic index entry,
     met by every search that finds its rule and by every filter of the index page)."""
     return frozenset(terms(text, lang))
-

@@ -484,8 +484,8 @@ class Engine:
         )
 
     def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
-                     typed: dict[str, set[str]]) -> tuple[str, str]:
-        """The rule's analytic index entry, in either language, that matches the most of what the user
+                     typed: dict[str, set[str]]) -> tuple[str, str, str]:
+        """The rule's analytic index entry (text, HTML, language), in either language, that matches the most of what the user
         asked for (units, not stems: synonyms in the other language must not count twice), then the
         most of the words as typed (``typed``: their stems in each language; an English query shows
         the English entry), then the most stems; none matching none."""
@@ -499,12 +499,12 @@ class Engine:
                        len(typed[lang] & shared), len(shared))
                 if key > best_key:
                     best, best_lang, best_key = e.text, lang, key
-        return make_snippet(best, best_lang, stems[best_lang]) if best else ("", "")
+        return (*make_snippet(best, best_lang, stems[best_lang]), best_lang) if best else ("", "", "")
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]], units: list[Unit],
              typed: dict[str, set[str]]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
-        entry, entry_html = self._index_entry(f["number"], stems, units, typed)
+        entry, entry_html, entry_lang = self._index_entry(f["number"], stems, units, typed)
         return Hit(
             number=f["number"],
             lang=f["lang"],
@@ -519,4 +519,5 @@ class Engine:
             layer=f.get("layer", ""),
             index_entry=entry,
             index_entry_html=entry_html,
+            index_entry_lang=entry_lang,
         )

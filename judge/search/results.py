@@ -25,6 +25,7 @@ class Hit:
     # turno"): why a rule whose text words it otherwise was found.
     index_entry: str = ""
     index_entry_html: str = ""
+    index_entry_lang: str = ""  # "it" or "en": which analytic index it comes from
 
     @property
     def url(self) -> str:

@@ -276,6 +276,7 @@ def test_the_analytic_index_finds_rules_in_players_words(engine, corpus, lang):
         if found:
             assert entry.topic.split()[0].lower() in top[found[0]].index_entry.lower()
             assert top[found[0]].as_json()["indice"] == top[found[0]].index_entry
+            assert top[found[0]].index_entry_lang == lang
             checked += 1
         if checked == 20:
             break

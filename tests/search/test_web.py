@@ -145,3 +145,16 @@ def test_jargon_in_a_search_is_explained_with_its_rule_linked(client):
 def test_cli_explains_jargon(instance):
     out = CliRunner().invoke(main, ["cerca", "--instance", str(instance), "-n", "1", "fizzle"])
     assert out.exit_code == 0 and "«fizzle» è gergo:" in out.output and "608.2b" in out.output
+
+
+def test_a_result_says_which_index_its_entry_comes_from(client, corpus):
+    """The matching entry is shown under the result, in its own language: an English question shows
+    an entry of the English index, marked as English."""
+    import re
+    from urllib.parse import quote
+
+    for lang, label in (("it", "Dall'indice analitico — "), ("en", "Dall'indice analitico inglese — ")):
+        entry = next(e for e in corpus.analytic_indexes[lang].entries if len(e.topic.split()) >= 5)
+        page = client.get("/cerca?q=" + quote(entry.topic)).get_data(as_text=True)
+        shown = re.findall(r'<p class="voce-indice">(.*?)</p>', page)
+        assert any(s.startswith(f'{label}<span lang="{lang}">') for s in shown), (lang, shown[:3])
