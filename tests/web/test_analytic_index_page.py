@@ -122,3 +122,14 @@ def test_the_api_gives_each_index_as_the_page_filters_it(client, corpus):
         html_page = page(client, f"/indice-analitico?lingua={lang}&q={word}")
         assert len(filtered) == len(re.findall(r"<dd>", html_page)) >= 1
     assert client.get("/api/indice-analitico?lingua=xx").get_json()["lang"] == "it"
+
+
+def test_a_rule_page_lists_its_entries_by_headword(client, corpus):
+    """Entries pointing to a rule come from all over the file (filed under their first rule): the
+    rule page lists them by headword, so the entries under one headword stand together."""
+    number = max(corpus.analytic_index.rules, key=lambda n: len(corpus.analytic_index.for_rule(n)))
+    body = page(client, f"/regole/{number}")
+    listed = re.search(r'<ul class="nell-indice">(.*?)</ul>', body, re.S).group(1)
+    headings = [unescape(h).lower() for h in re.findall(r"<li><a [^>]*>(.*?)</a>", listed)]
+    assert len(headings) == len(corpus.analytic_index.for_rule(number)) > 3
+    assert headings == sorted(headings)
