@@ -10,10 +10,11 @@ def main() -> None:
 
 
 from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
+from judge.corpus.adoption_cli import COMMANDS as _adoption_commands  # noqa: E402
 from judge.corpus.edition_cli import COMMANDS as _edition_commands  # noqa: E402
 from judge.web.serve_cli import serve  # noqa: E402
 
-for _command in [*_corpus_commands, *_edition_commands]:
+for _command in [*_corpus_commands, *_edition_commands, *_adoption_commands]:
     main.add_command(_command)
 main.add_command(serve)
 

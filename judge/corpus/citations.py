@@ -8,7 +8,7 @@ the corpus checks and the engine's tests all use it, so a reference is recognise
 everywhere.
 
 And nothing else: version numbers ("Firefox 115.3", "Chrome 120.0"), IP addresses, thousands
-("100.000 punti"), prices ("104.99 €"), numbers inside URLs and other documents' sections
+("100.000 punti"), prices ("104.99 €", riferimenti: nessuno), numbers inside URLs and other documents' sections
 ("MTR section 4", "sezione 4 delle MTR", "capitolo 8, 4 giocatori") are not citations.
 Precision and recall are measured on tests/data/citazioni.json (citations_eval.py).
 """

@@ -64,28 +64,40 @@ def regola(numero: str, english: bool, figli: bool) -> None:
 @click.command("verifica")
 @click.option("--json", "as_json", is_flag=True, help="Risultati in JSON.")
 def verifica(as_json: bool) -> None:
-    """Controlla il corpus: errori strutturali (falliscono) e avvisi sui testi."""
+    """Controlla il corpus (errori strutturali, che falliscono, e avvisi sui testi), la traduzione,
+    i riferimenti a regole del progetto e la verifica dei testi delle edizioni."""
+    from judge import ROOT
     from judge.corpus.checks import ERROR, check
+    from judge.corpus.findings import WARNING, Finding
+    from judge.corpus.references import check as check_references
 
     corpus = _load()
     findings = check(corpus)
+    refs, ref_findings = check_references(ROOT, corpus.lineage)
+    findings += ref_findings
+    findings += [Finding(WARNING, "edizione-non-verificata", f"MagicCompRules-{ident}.txt", 0, None, v.note)
+                 for ident, v in corpus.verification.items() if not v.verified]
     errors = [f for f in findings if f.level == ERROR]
     if as_json:
         import json
 
         click.echo(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
-    else:
-        for f in findings:
-            click.echo(str(f))
-        if corpus.translation:
-            from judge.corpus.checks import translation_report
+        sys.exit(1 if errors else 0)
+    for f in findings:
+        click.echo(str(f))
+    if corpus.translation:
+        from judge.corpus.checks import translation_report
 
-            click.echo(translation_report(corpus).summary())
-        click.echo(
-            f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
-            f"{len(corpus.editions)} edizioni inglesi (in vigore: {corpus.in_force.id}): "
-            f"{len(errors)} errori, {len(findings) - len(errors)} avvisi."
-        )
+        click.echo(translation_report(corpus).summary())
+    occurrences = sum(len(r.occurrences) for r in refs)
+    flagged = sum(1 for f in ref_findings if f.code != "riferimento-storico-inesistente")
+    click.echo(f"Riferimenti a regole del progetto: {len(refs)} numeri in {occurrences} punti, {flagged} da sistemare.")
+    verified = sum(1 for v in corpus.verification.values() if v.verified)
+    click.echo(
+        f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
+        f"{len(corpus.editions)} edizioni inglesi ({verified} verificate; in vigore: {corpus.in_force.id}): "
+        f"{len(errors)} errori, {len(findings) - len(errors)} avvisi."
+    )
     sys.exit(1 if errors else 0)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from judge import RULES_EN_DIR, RULES_IT_DIR
 from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES, AnalyticIndex, parse_analytic_index
 from judge.corpus.citations import cited_numbers
+from judge.corpus.edition_register import REGISTER_FILE, Known, Verification, read_register, verify
 from judge.corpus.lineage import Lineage
 from judge.corpus.staleness import VALID, quoted_titles, verdict
 from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
@@ -144,6 +145,7 @@ class Corpus:
         translation: list[TranslationFile] | None = None,
         terminology: Terminology | None = None,
         analytic_indexes: dict[str, AnalyticIndex] | None = None,
+        register: dict[str, Known] | None = None,
     ):
         if not editions:
             raise ValueError("nessuna edizione inglese del Regolamento in rules_en/")
@@ -156,6 +158,9 @@ class Corpus:
         # The analytic indexes by language: "it" (rules_it/indice_analitico.tsv) and "en".
         self.analytic_indexes = {lang: (analytic_indexes or {}).get(lang) or AnalyticIndex([], lang=lang)
                                  for lang in ANALYTIC_INDEX_FILES}
+        # The register of official editions (rules_en/edizioni.tsv) and whether each copy is the published file.
+        self.register = register or {}
+        self.verification: dict[str, Verification] = {e.id: verify(e.path, self.register.get(e.id)) for e in editions}
         self.rules: dict[str, Rule] = {}
         self.glossary: dict[str, GlossaryEntry] = {}
         self._build()
@@ -463,7 +468,8 @@ def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
     it_files = sorted(p for p in rules_it.glob("*.md") if not p.name.startswith(("_", "README")))
     names = [TERMINOLOGY_FILE, *ANALYTIC_INDEX_FILES.values()]
     tables = [rules_it / name for name in names if (rules_it / name).exists()]
-    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + tables + edition_paths(rules_en)
+    register = [rules_en / REGISTER_FILE] if (rules_en / REGISTER_FILE).exists() else []
+    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + tables + edition_paths(rules_en) + register
 
 
 def load_corpus(
@@ -495,7 +501,8 @@ def load_corpus(
         terminology = parse_terminology(terms_path) if terms_path.exists() else None
         analytic = {lang: parse_analytic_index(rules_it / name, lang)
                     for lang, name in ANALYTIC_INDEX_FILES.items() if (rules_it / name).exists()}
-        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology, analytic)
+        register = read_register(rules_en / REGISTER_FILE)
+        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology, analytic, register)
         if len(_cache) > 4:
             _cache.clear()
         _cache[key] = corpus

@@ -1,6 +1,6 @@
 """Registries of rule implementations, keyed by the rule number.
 
-Every turn-based action (703.4x), state-based action (704.5x / 704.6x) and
+Every turn-based action (rule 703.4), state-based action (rules 704.5 and 704.6) and
 judge action is registered here with the numbers it may cite, so that
 ``grep -rn '"704.5g"' judge/engine`` finds the one function implementing it
 and tests can walk them all.

@@ -92,7 +92,7 @@ def test_pending_without_procedure_and_unknown_tasks_are_refused():
         Game.from_dict(scenario(pending=good))
     assert ei.value.path == "pending"
     with pytest.raises(ScenarioError) as ei:
-        Game.from_dict(scenario(procedure=["tba:999.9", "vola"]))
+        Game.from_dict(scenario(procedure=["tba:999.9", "vola"]))  # riferimenti: nessuno
     assert [p for p, _ in ei.value.errors] == ["procedure[0]", "procedure[1]"]
     # A count in other Unicode digits ("²" is a digit to str.isdigit(), not to int()).
     with pytest.raises(ScenarioError) as ei:

@@ -13,9 +13,9 @@ def test_scenarios_for_rule_exact_and_below(library_dir):
     assert library.scenarios_for_rule("704.5", library_dir) == [("leggende", "Due leggende con lo stesso nome")]
     assert library.scenarios_for_rule("704", library_dir) == [("leggende", "Due leggende con lo stesso nome")]
     assert library.scenarios_for_rule("514.1", library_dir) == [("mano-piena", "Mano piena")]
-    assert library.scenarios_for_rule("514.1a", library_dir) == []       # a rule below is not the rule
+    assert library.scenarios_for_rule("514.1a", library_dir) == []  # a rule below is not the rule (riferimenti: nessuno)
     assert library.scenarios_for_rule("70", library_dir) == []
-    assert library.scenarios_for_rule("999.9", library_dir) == []
+    assert library.scenarios_for_rule("999.9", library_dir) == []  # riferimenti: nessuno
 
 
 def test_exercises():
@@ -24,7 +24,7 @@ def test_exercises():
     assert library.exercises("704.5j", "704")
     assert library.exercises("704.5j", "7")
     assert not library.exercises("704.5", "704.5j")
-    assert not library.exercises("704.50", "704.5")
+    assert not library.exercises("704.50", "704.5")  # riferimenti: nessuno
     assert not library.exercises("7040.1", "704")
 
 
@@ -68,6 +68,6 @@ def test_rule_table_agrees_with_the_definition_on_every_rule_of_the_real_library
 
     entries = library.library()
     assert len(entries) >= 35
-    numbers = list(load_corpus().numbers) + ["70", "999.9", "704.50", "7040.1", " 704.5J "]
+    numbers = list(load_corpus().numbers) + ["70", "999.9", "704.50", "7040.1", " 704.5J "]  # riferimenti: nessuno
     for n in numbers:
         assert library.scenarios_for_rule(n) == _scan(n, entries), n
