@@ -2,8 +2,9 @@
 
 The engine's registrations and log, the library scenarios, the analytic indexes, the search's
 glossary and jargon notes, the terminology notes, the question sets, templates, tests and docs
-all hold rule numbers. A number means something only in an edition (704.5y was the Role rule on
-19 June 2026 and is a battle rule on 25 September 2026), so each reference is *pinned*, as the
+all hold rule numbers. A number means something only in an edition
+(704.5y was the Role rule on 19 June 2026 and is a battle rule on 25 September 2026),
+so each reference is *pinned*, as the
 translation is: the ledger ``rules_en/riferimenti.tsv`` holds, for every number the holders
 write, the edition it was written against, its number there and a fingerprint of the English
 text it relies on. When a new edition comes into force the rule trace says, for every pinned

@@ -1,7 +1,7 @@
 """The project's translation follows a new edition where only numbers changed.
 
-When an edition renumbers rules, a translated rule whose English text only moved (20260925:
-310.8 → 310.9) goes to its new number, in its new section's file if the section changed; a
+When an edition renumbers rules, a translated rule whose English text only moved
+(20260925: 310.8 → 310.9) goes to its new number, in its new section's file if the section changed; a
 translation whose English changed only in the numbers it cites
 (20260925: "See rule 506.7" → "See rule 506.8") gets the same citations renumbered. Both are stamped again with the edition in force,
 because the English they translate is, by meaning, the same. A translation whose English really
