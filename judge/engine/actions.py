@@ -73,7 +73,7 @@ def perm_arg(ctx: Ctx, oid: Any) -> Permanent:
 @action("deal_damage", cites=("120.1a", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e",
                               "120.3f", "120.3h", "120.8", "702.2b", "702.15b", "702.90b",
                               "702.90c", "702.80a", "119.7", "119.8", "903.10a", "725.2",
-                              "726.2", "310.11b"),
+                              "726.2", "310.12b"),
         summary="Infliggi danno a un giocatore, una creatura, un planeswalker o una battaglia")
 def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
                 combat: bool = False) -> None:
@@ -333,7 +333,7 @@ def add_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
              f"{before + count}).", "counters", objects=[p.id], counter=kind, delta=count)
 
 
-@action("remove_counters", cites=("122.1", "310.11b"),
+@action("remove_counters", cites=("122.1", "310.12b"),
         summary="Rimuovi segnalini da un permanente o da un giocatore")
 def remove_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
     count = int_arg(count, "numero di segnalini", 1)
@@ -358,7 +358,7 @@ def remove_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
              f"({have} → {have - count}).",
              "counters", objects=[p.id])
     if kind == "defense" and have == count:
-        triggers.last_defense_removed(ctx, p)                   # 310.11b
+        triggers.last_defense_removed(ctx, p)                   # 310.12b
 
 
 @action("create_token", cites=("111.2", "701.7a"), summary="Crea una pedina")

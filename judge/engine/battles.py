@@ -1,8 +1,8 @@
 """Battles (310): defense, protectors and the Siege's intrinsic ability.
 
-State-based actions 704.5v (defense 0), 704.5w (no protector in the game) and
-704.5x (a Siege protected by its own controller); the Siege's "when the last
-defense counter is removed" ability (310.11b) triggers in triggers.py and
+State-based actions 704.5v (defense 0), 704.5x (no protector in the game) and
+704.5y (a Siege protected by its own controller); the Siege's "when the last
+defense counter is removed" ability (310.12b) triggers in triggers.py and
 resolves here.  While that ability waits or is on the stack, 704.5v does not
 put the Siege into the graveyard.
 """
@@ -23,8 +23,8 @@ def is_siege(p: Permanent) -> bool:
 
 
 def _candidates(st: State, p: Permanent) -> list[str]:
-    """Who may protect it: an opponent of its controller for a Siege (310.11a), its
-    controller for a battle without battle types (310.8a)."""
+    """Who may protect it: an opponent of its controller for a Siege (310.12a), its
+    controller for a battle without battle types (310.9a)."""
     if is_siege(p):
         opponents = {o.id for o in chars.opponents(st, p.controller)}
         return [o.id for o in chars.turn_order_from(st, p.controller) if o.id in opponents]
@@ -52,7 +52,7 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
     acts = []
     for p, rule, why in sorted(todo, key=lambda t: choosers.index(t[0].controller)):
         cands = _candidates(st, p)
-        rules = [rule, "310.11a" if is_siege(p) else "310.8a"]
+        rules = [rule, "310.12a" if is_siege(p) else "310.9a"]
         if not cands:
             acts.append(Act([rule], f"{p.name} {why} e nessun giocatore può esserne il protettore: "
                             "va nel cimitero del suo proprietario.", "graveyard", objects=[p.id],
@@ -78,7 +78,7 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
     return acts
 
 
-@sba("704.5w", cites=("310.10", "310.8a", "310.11a", "101.4"),
+@sba("704.5x", cites=("310.11", "310.9a", "310.12a", "101.4"),
      summary="Una battaglia senza protettore nella partita e non attaccata riceve un protettore "
              "scelto dal suo controllore, o va nel cimitero")
 def no_protector(ctx: Ctx) -> list[Act]:
@@ -88,15 +88,15 @@ def no_protector(ctx: Ctx) -> list[Act]:
         if "battle" not in p.types or _attacked(st, p):
             continue
         if p.protector is None or not st.has_player(p.protector) or st.player(p.protector).lost:
-            todo.append((p, "704.5w", "non ha un protettore nella partita"))
+            todo.append((p, "704.5x", "non ha un protettore nella partita"))
     return _protector_acts(ctx, todo)
 
 
-@sba("704.5x", cites=("310.11a", "101.4"),
+@sba("704.5y", cites=("310.12a", "101.4"),
      summary="Un Assedio protetto dal suo controllore riceve come protettore un avversario, o va "
              "nel cimitero")
 def siege_protected_by_controller(ctx: Ctx) -> list[Act]:
-    todo = [(p, "704.5x", "è un Assedio protetto dal suo stesso controllore")
+    todo = [(p, "704.5y", "è un Assedio protetto dal suo stesso controllore")
             for p in live(ctx) if is_siege(p) and p.protector == p.controller]
     return _protector_acts(ctx, todo)
 
@@ -110,18 +110,18 @@ def _validate_protector(st: State, pending: dict, answer) -> dict:
     return {"player": answer["player"]}
 
 
-@effect("siege", cites=("310.11b", "400.7"),
+@effect("siege", cites=("310.12b", "400.7"),
         summary="Un Assedio senza più segnalini difesa viene esiliato; il controllore può "
                 "lanciarlo trasformato")
 def siege_defeated(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
     p = st.perm(item.source) if item.source else None
     if p is None:
-        ctx.emit(["310.11b", "400.7"], f"{st.name_of(item.source)} non è più sul campo di "
+        ctx.emit(["310.12b", "400.7"], f"{st.name_of(item.source)} non è più sul campo di "
                  "battaglia: l'abilità non può esiliarla.", "siege", objects=[item.source or ""],
                  players=[item.controller])
         return
     ops.move(ctx, p.id, "exile")
-    ctx.emit(["310.11b"], f"{p.name} viene esiliata; {st.name_of(item.controller)} può lanciarla "
+    ctx.emit(["310.12b"], f"{p.name} viene esiliata; {st.name_of(item.controller)} può lanciarla "
              "trasformata senza pagarne il costo di mana (se lo fa, il giudice usa cast_spell).",
              "siege", objects=[p.id], players=[item.controller])

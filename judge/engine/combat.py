@@ -19,7 +19,7 @@ from judge.engine.state import Combat, Permanent, State
 # --- helpers ------------------------------------------------------------------
 
 def attackable(st: State, defenders: list[str]) -> list[str]:
-    """Players, planeswalkers and battles that may be attacked (506.3, 508.1b, 310.8b)."""
+    """Players, planeswalkers and battles that may be attacked (506.3, 508.1b, 310.9b)."""
     out = []
     ap_team = {p.id for p in chars.active_players(st)}
     for d in defenders:
@@ -287,7 +287,7 @@ def _validate_attackers(st: State, pending: dict, answer) -> dict:
         if target not in targets:
             tp = st.perm(target) if isinstance(target, str) else None
             if tp is not None and "battle" in tp.types and tp.protector in act:
-                raise IllegalAction(f"il protettore di {tp.name} non può attaccarla", ["310.8b"])
+                raise IllegalAction(f"il protettore di {tp.name} non può attaccarla", ["310.9b"])
             raise IllegalAction(f"{p.name} non può attaccare {st.name_of(target)}: si può attaccare "
                                 "solo un giocatore in difesa, un planeswalker che controlla o una "
                                 "battaglia che protegge", ["508.1b", "506.3"])

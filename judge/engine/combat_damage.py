@@ -189,7 +189,7 @@ def _validate_assignment(st: State, pending: dict, answer) -> dict:
 
 @tba("703.4m", cites=("510.2", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e", "120.3f",
                       "120.3h", "702.2b", "702.15b", "702.15e", "119.9", "702.90b", "702.90c", "702.80a",
-                      "903.10a", "119.7", "119.8", "800.4e", "725.2", "726.2", "310.11b"),
+                      "903.10a", "119.7", "119.8", "800.4e", "725.2", "726.2", "310.12b"),
      summary="Tutto il danno da combattimento assegnato viene inflitto simultaneamente")
 def deal_combat_damage(ctx: Ctx) -> None:
     st = ctx.s

@@ -2,7 +2,7 @@
 initiative (726) and speed (702.179).
 
 When their abilities trigger is in triggers.py; here is what they do as they
-resolve, and speed's state-based action (704.5z).  How they pass when a player
+resolve, and speed's state-based action (704.5aa).  How they pass when a player
 leaves the game is in leaving.py (725.4, 726.4).
 """
 
@@ -84,7 +84,7 @@ def speed_up(ctx: Ctx, item: StackItem, _choice) -> None:
              "speed", players=[pl.id], speed=pl.speed)
 
 
-@sba("704.5z", cites=("702.179a",),
+@sba("704.5aa", cites=("702.179a",),
      summary=f"Chi controlla un permanente con «{ENGINES}» e non ha velocità passa a velocità 1")
 def start_your_engines(ctx: Ctx) -> list[Act]:
     st = ctx.s
@@ -96,7 +96,7 @@ def start_your_engines(ctx: Ctx) -> list[Act]:
         if pl.id in engines:
             def apply(ctx: Ctx, pl=pl) -> None:
                 pl.speed = 1
-            acts.append(Act(["704.5z"], f"{pl.name} controlla un permanente con «{ENGINES}» "
+            acts.append(Act(["704.5aa"], f"{pl.name} controlla un permanente con «{ENGINES}» "
                             "e non ha velocità: la sua velocità diventa 1.", "speed",
                             players=[pl.id], apply=apply))
     return acts

@@ -303,7 +303,7 @@ def illegal_equipment(ctx: Ctx) -> list[Act]:
     return acts
 
 
-@sba("704.5p", cites=("310.9",),
+@sba("704.5p", cites=("310.10",),
      summary="Una creatura, una battaglia o un altro permanente che non può esserlo si stacca")
 def illegal_attachment(ctx: Ctx) -> list[Act]:
     acts = []
@@ -369,7 +369,7 @@ def saga_done(ctx: Ctx) -> list[Act]:
     return acts
 
 
-@sba("704.5y", cites=("303.7a",),
+@sba("704.5z", cites=("303.7a",),
      summary="Più Ruoli dello stesso giocatore su un permanente: resta solo il più recente")
 def roles(ctx: Ctx) -> list[Act]:
     groups: dict[tuple[str, str], list[Permanent]] = {}
@@ -380,7 +380,7 @@ def roles(ctx: Ctx) -> list[Act]:
     for (target, pid), perms in groups.items():
         newest = perms[-1]
         for p in perms[:-1]:
-            acts.append(Act(["704.5y"], f"{ctx.name(target)} ha più Ruoli controllati da "
+            acts.append(Act(["704.5z"], f"{ctx.name(target)} ha più Ruoli controllati da "
                             f"{ctx.name(pid)}: resta {newest.name}, il più recente; {p.name} va "
                             "nel cimitero del suo proprietario.", "graveyard",
                             objects=[p.id, newest.id], players=[pid],

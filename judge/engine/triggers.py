@@ -179,8 +179,8 @@ def life_lost(ctx: Ctx, losers: list) -> None:
 
 
 def last_defense_removed(ctx: Ctx, perm) -> None:
-    """310.11b: a Siege's intrinsic ability as its last defense counter is removed."""
+    """310.12b: a Siege's intrinsic ability as its last defense counter is removed."""
     if "Siege" in perm.subtypes and "battle" in perm.types:
         queue(ctx, perm.controller, f"Abilità di {perm.name} (rimosso l'ultimo segnalino difesa: "
-              "si esilia e può essere lanciata trasformata)", ["310.11b"], source=perm.id,
+              "si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.id,
               effect={"kind": "siege"})

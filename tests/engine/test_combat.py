@@ -241,7 +241,7 @@ def test_protector_cannot_attack_its_battle():
     g.step()
     with pytest.raises(IllegalAction) as ei:
         g.decide({"attackers": [{"id": "a", "target": "bt"}]})
-    assert ei.value.rules == ["310.8b"]
+    assert ei.value.rules == ["310.9b"]
 
 
 def test_commander_combat_damage_accumulates_to_21():

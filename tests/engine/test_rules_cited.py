@@ -66,7 +66,7 @@ def test_every_state_based_action_of_the_edition_registered():
     """704.5a–z and 704.6a–f as the edition in force numbers them: one function each."""
     in_force = {n for n in RULES if re.fullmatch(r"704\.[56][a-z]", n)}
     assert set(SBAS) == in_force
-    assert {"704.5e", "704.5t", "704.5u", "704.5w", "704.5x", "704.5y", "704.5z", "704.6d",
+    assert {"704.5e", "704.5t", "704.5u", "704.5x", "704.5y", "704.5z", "704.5aa", "704.6d",
             "704.6f"} <= set(SBAS)
 
 
@@ -85,8 +85,8 @@ def test_sba_texts_match_their_subject():
              "704.5m": "Aura", "704.5n": "Equipment", "704.5q": "+1/+1 counter",
              "704.5s": "Saga", "704.5v": "defense 0", "704.6a": "Two-Headed Giant",
              "704.6b": "fifteen", "704.6c": "21", "704.5e": "copy of a spell",
-             "704.5t": "dungeon", "704.5u": "space sculptor", "704.5w": "protector",
-             "704.5x": "Siege", "704.5y": "Role", "704.5z": "speed", "704.6d": "commander",
+             "704.5t": "dungeon", "704.5u": "space sculptor", "704.5x": "protector",
+             "704.5y": "Siege", "704.5z": "Role", "704.5aa": "speed", "704.6d": "commander",
              "704.6e": "scheme", "704.6f": "phenomenon", "704.5r": "counters",
              "704.5p": "attached"}
     for number, word in words.items():

@@ -54,11 +54,11 @@ WALK = {
     "704.5t": dict(players=[{"id": "p1", "command": [_dungeon("Fondo")]}, {"id": "p2"}]),
     "704.5u": dict(battlefield=[perm("b", keywords=["space sculptor"])]),
     "704.5v": dict(battlefield=[perm("bt", counters={"defense": 0}, protector="p2", **SIEGE)]),
-    "704.5w": dict(battlefield=[perm("bt", counters={"defense": 3}, **SIEGE)]),
-    "704.5x": dict(battlefield=[perm("bt", counters={"defense": 3}, protector="p1", **SIEGE)]),
-    "704.5y": dict(battlefield=[perm("c"), perm("r1", attached_to="c", **ROLE),
+    "704.5x": dict(battlefield=[perm("bt", counters={"defense": 3}, **SIEGE)]),
+    "704.5y": dict(battlefield=[perm("bt", counters={"defense": 3}, protector="p1", **SIEGE)]),
+    "704.5z": dict(battlefield=[perm("c"), perm("r1", attached_to="c", **ROLE),
                                 perm("r2", attached_to="c", **ROLE)]),
-    "704.5z": dict(battlefield=[perm("auto", keywords=["start your engines!"])]),
+    "704.5aa": dict(battlefield=[perm("auto", keywords=["start your engines!"])]),
     "704.6a": dict(variant="two-headed-giant", active="b1",
                    players=[{"id": "a1", "team": "A", "life": 0}, {"id": "a2", "team": "A", "life": 0},
                             {"id": "b1", "team": "B"}, {"id": "b2", "team": "B"}]),
@@ -182,20 +182,20 @@ def test_704_5u_players_without_space_sculptor_choose_first_in_apnap_order():
     assert all(p.sector is None for p in g.state.battlefield)
 
 
-# --- 704.5w / 704.5x battles -------------------------------------------------------------------
+# --- 704.5x / 704.5y battles -------------------------------------------------------------------
 
 def test_704_5w_battle_without_protector_controller_chooses_an_opponent():
     g = game([perm("bt", counters={"defense": 3}, **SIEGE)], variant="free-for-all",
              players=four_players(), active="p2")
     g.step()
     p = g.pending
-    assert p["kind"] == "choose_protector" and p["rules"] == ["704.5w", "310.11a"]
+    assert p["kind"] == "choose_protector" and p["rules"] == ["704.5x", "310.12a"]
     assert [x["id"] for x in p["options"]["players"]] == ["p2", "p3", "p4"]
     with pytest.raises(IllegalAction):
         g.decide({"player": "p1"})
     ev = g.decide({"player": "p4"})
     assert g.state.perm("bt").protector == "p4" and find(ev, "protector")[0].rules == [
-        "704.5w", "310.11a"]
+        "704.5x", "310.12a"]
 
 
 def test_704_5w_not_while_the_battle_is_attacked_and_graveyard_without_candidates():
@@ -207,31 +207,31 @@ def test_704_5w_not_while_the_battle_is_attacked_and_graveyard_without_candidate
     g2 = game([perm("bt", counters={"defense": 3}, **SIEGE)], variant="free-for-all",
               players=four_players(p2={"lost": True}, p3={"lost": True}, p4={"lost": True}))
     ev = g2.step()
-    assert find(ev, "graveyard")[0].rules == ["704.5w"]
+    assert find(ev, "graveyard")[0].rules == ["704.5x"]
 
 
 def test_704_5x_siege_protected_by_its_controller():
     g = game([perm("bt", counters={"defense": 3}, protector="p1", **SIEGE)])
     ev = g.step()
-    assert find(ev, "protector")[0].rules == ["704.5x", "310.11a"]
+    assert find(ev, "protector")[0].rules == ["704.5y", "310.12a"]
     assert g.state.perm("bt").protector == "p2"
 
 
-# --- 704.5y roles, 704.5z speed ----------------------------------------------------------------
+# --- 704.5z roles, 704.5aa speed ----------------------------------------------------------------
 
 def test_704_5y_only_the_newest_role_of_each_controller_stays():
     bf = [perm("c"), perm("r1", attached_to="c", **ROLE), perm("r2", attached_to="c", **ROLE),
           perm("r3", controller="p2", attached_to="c", **ROLE)]
     ev = game(bf).step()
     e = find(ev, "graveyard")[0]
-    assert e.rules == ["704.5y"] and e.objects == ["r1", "r2"]
+    assert e.rules == ["704.5z"] and e.objects == ["r1", "r2"]
     assert [x.rules for x in find(ev, "cease_to_exist")] == [["704.5d"]]   # a token
 
 
 def test_704_5z_speed_becomes_one():
     g = game([perm("auto", controller="p2", keywords=["start your engines!"])])
     ev = g.step()
-    assert find(ev, "speed")[0].rules == ["704.5z"] and g.state.player("p2").speed == 1
+    assert find(ev, "speed")[0].rules == ["704.5aa"] and g.state.player("p2").speed == 1
     assert g.state.player("p1").speed is None
 
 

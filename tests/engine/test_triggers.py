@@ -169,17 +169,17 @@ def test_702_179d_intervening_if_checked_again_on_resolution():
     assert g.state.player("p1").speed == 4
 
 
-# --- the Siege (310.11b) ------------------------------------------------------------------------
+# --- the Siege (310.12b) ------------------------------------------------------------------------
 
 def test_310_11b_siege_exiled_by_its_trigger_not_put_into_the_graveyard():
     bt = perm("assedio", name="Assedio", controller="p2", types=("battle",), subtypes=["Siege"],
               counters={"defense": 3}, protector="p1")
     g = game([bt])
     ev = g.act("deal_damage", target="assedio", amount=3)
-    assert find(ev, "trigger")[0].rules == ["310.11b", "603.3"]
+    assert find(ev, "trigger")[0].rules == ["310.12b", "603.3"]
     assert not find(ev, rule="704.5v") and "assedio" in bf_ids(g)     # waits for its ability
     ev = g.step()
-    assert find(ev, "siege")[0].rules == ["310.11b"]
+    assert find(ev, "siege")[0].rules == ["310.12b"]
     assert zone_ids(g, "p2", "exile") == ["assedio"] and zone_ids(g, "p2", "graveyard") == []
 
 
@@ -188,7 +188,7 @@ def test_310_11b_removing_the_last_counter_also_triggers():
               counters={"defense": 2}, protector="p1")
     g = game([bt])
     ev = g.act("remove_counters", target="assedio", kind="defense", count=2)
-    assert find(ev, "trigger")[0].rules == ["310.11b", "603.3"]
+    assert find(ev, "trigger")[0].rules == ["310.12b", "603.3"]
 
 
 def test_704_5v_a_battle_without_the_siege_ability_goes_to_the_graveyard():
