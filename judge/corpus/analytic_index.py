@@ -24,7 +24,7 @@ from judge.corpus.frontmatter import SourceFormatError
 ANALYTIC_INDEX_FILE = "indice_analitico.tsv"
 ANALYTIC_INDEX_FILES = {"it": ANALYTIC_INDEX_FILE, "en": "indice_analitico_en.tsv"}
 _COLUMNS = ("voce", "sottovoce", "regole")
-_RULE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+_RULE = re.compile(r"\d{3}(?:\.\d+[a-z]{0,2})?")
 MAX_RULES = 3
 
 

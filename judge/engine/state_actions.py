@@ -391,12 +391,12 @@ def roles(ctx: Ctx) -> list[Act]:
 # --- the check ----------------------------------------------------------------------
 
 MAX_ITERATIONS = 1000
-_RULE_KEY = re.compile(r"(\d+)\.(\d+)([a-z]?)")
+_RULE_KEY = re.compile(r"(\d+)\.(\d+)([a-z]{0,2})")
 
 
 def _rule_order(number: str) -> tuple:
     a, b, c = _RULE_KEY.fullmatch(number).groups()
-    return int(a), int(b), c
+    return int(a), int(b), len(c), c  # 704.5z before 704.5aa
 
 
 _ORDER: list = []

@@ -10,12 +10,12 @@ import pytest
 from judge.engine import Game
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES_FILE = ROOT / "rules_en" / "MagicCompRules-20260619.txt"
-_RULE_LINE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.?\s")
+RULES_FILE = sorted((ROOT / "rules_en").glob("MagicCompRules-*.txt"))[-1]  # the edition in force
+_RULE_LINE = re.compile(r"^(\d{3}\.\d+[a-z]{0,2})\.?\s")
 
 
 def rule_numbers() -> set[str]:
-    """Every numbered rule in the 20260619 edition (lines starting NNN.N. / NNN.Nx)."""
+    """Every numbered rule in the edition in force (lines starting NNN.N. / NNN.Nx)."""
     out = set()
     for line in RULES_FILE.read_text(encoding="utf-8-sig").splitlines():
         m = _RULE_LINE.match(line)
