@@ -59,6 +59,17 @@ def english_hash(*parts: str) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
 
 
+def number_with_fingerprint(edition, digest: str) -> str | None:
+    """The rule (or section title) of ``edition`` whose English has fingerprint ``digest``: where
+    the English a marker names is, whatever number the translation carries now."""
+    table = edition.__dict__.get("_fingerprints")
+    if table is None:
+        table = {english_hash(t): str(n) for n, t in edition.sections.items()}
+        table.update({english_hash(r.text, *r.examples): r.number for r in edition.rules})
+        edition._fingerprints = table
+    return table.get(digest)
+
+
 def marker(edition: str, digest: str) -> str:
     return f"<!-- en {edition} {digest} -->"
 

@@ -25,7 +25,7 @@ from judge.corpus.lineage import Lineage
 from judge.corpus.numbers import sort_key
 from judge.corpus.rules_en import Edition
 from judge.corpus.terminology import Terminology
-from judge.corpus.translation import Stamp, TranslationFile, english_hash
+from judge.corpus.translation import Stamp, TranslationFile, english_hash, number_with_fingerprint
 
 # -- the English units a translation covers -----------------------------------------------
 
@@ -239,6 +239,11 @@ def check_unit(unit: Unit, file: str, editions: list[Edition], terms: Terminolog
         # The English it was made from: the edition the stamp names first, then any other on disk.
         for e in sorted(editions, key=lambda e: e.id != unit.stamp.edition):
             parts = unit.parts_in(e)
+            if (parts is None or english_hash(*parts) != unit.stamp.hash) and e.id == unit.stamp.edition \
+                    and unit.number and not unit.is_title:
+                # Moved since, and changed: the English it translates is under its old number there.
+                source = number_with_fingerprint(e, unit.stamp.hash)
+                parts = _rule_parts(source)(e) if source and "." in source else None
             if parts is not None and english_hash(*parts) == unit.stamp.hash:
                 source = parts
                 out.append(Finding(

@@ -24,6 +24,7 @@ from judge.corpus.translation import (
     TranslatedTitle,
     TranslationFile,
     english_hash,
+    number_with_fingerprint,
     render,
 )
 
@@ -40,26 +41,15 @@ class MovesReport:
     files_removed: list[str] = field(default_factory=list)
 
 
-class _Sources:
-    """Where the English a marker names is: its number in the edition of the marker, found by the
-    fingerprint (the number the translation carries may be a later one)."""
-
-    def __init__(self, lineage: Lineage):
-        self.lineage = lineage
-        self._by_hash: dict[str, dict[str, str]] = {}
-
-    def number(self, stamp: Stamp, written: str, parts) -> str | None:
-        edition = self.lineage.edition(stamp.edition)
-        if edition is None:
-            return None
-        here = parts(edition, written)
-        if here is not None and english_hash(*here) == stamp.hash:
-            return written
-        table = self._by_hash.get(edition.id)
-        if table is None:
-            table = self._by_hash[edition.id] = {english_hash(r.text, *r.examples): r.number for r in edition.rules}
-            table.update({english_hash(t): str(n) for n, t in edition.sections.items()})
-        return table.get(stamp.hash)
+def _source(stamp: Stamp, written: str, lineage: Lineage) -> str | None:
+    """The number, in the marker's edition, of the English the unit translates."""
+    edition = lineage.edition(stamp.edition)
+    if edition is None:
+        return None
+    here = _rule_parts(edition, written)
+    if here is not None and english_hash(*here) == stamp.hash:
+        return written
+    return number_with_fingerprint(edition, stamp.hash)
 
 
 def _rule_parts(edition: Edition, number: str):
@@ -78,11 +68,11 @@ def renumber_citations(text: str, edition: Edition, lineage: Lineage) -> str:
     return _CITED.sub(now, text)
 
 
-def _follow(unit_number: str, stamp: Stamp | None, lineage: Lineage, sources: _Sources):
+def _follow(unit_number: str, stamp: Stamp | None, lineage: Lineage):
     """(target number, source edition, English changed beyond renumbering) or None to leave alone."""
     if stamp is None:
         return None
-    source = sources.number(stamp, unit_number, _rule_parts)
+    source = _source(stamp, unit_number, lineage)
     edition = lineage.edition(stamp.edition)
     if source is None or edition is None:
         return None
@@ -96,7 +86,6 @@ def move_sections(files: list[TranslationFile], lineage: Lineage, folder: Path) 
     """The section files regrouped by the numbers in force; glossary and chapters renumbered in
     their citations. Returns the files as they should be (unwritten) and what was done."""
     in_force = lineage.in_force
-    sources = _Sources(lineage)
     report = MovesReport()
     titles: dict[str, TranslatedTitle] = {}
     rules: dict[str, list[TranslatedRule]] = {}
@@ -106,7 +95,7 @@ def move_sections(files: list[TranslationFile], lineage: Lineage, folder: Path) 
     def place(number: str, stamp: Stamp | None) -> tuple[str, Stamp | None, Edition | None]:
         """Where a unit goes, its marker, and the edition to read its citations in when only
         they changed (None: its text stays as it is)."""
-        found = _follow(number, stamp, lineage, sources)
+        found = _follow(number, stamp, lineage)
         if found is None:
             return number, stamp, None
         target, edition, changed = found
