@@ -54,7 +54,7 @@ def adopt(root: Path, lineage: Lineage, dry_run: bool = False) -> AdoptionReport
     for ref in refs:
         if ref.status == MOVED:
             for o in ref.occurrences:
-                by_file.setdefault(o.path, []).append((o.start, o.end, ref.now))
+                by_file.setdefault(o.path, []).append((o.start, o.end, o.written(ref.now)))
             if ref.text_changed:
                 report.moved_to_review[ref.number] = ref.now
                 old = ref.pin

@@ -61,6 +61,8 @@ HOLDERS: tuple[tuple[str, str], ...] = (
 # A rule or subrule number as holders write it ("704.5a", "/regole/310.9", two letters since 20260925).
 # Sections alone ("704") are too ambiguous in code and prose to be tracked.
 NUMBER = re.compile(r"(?<![\w.])(?P<num>[1-9]\d{2}\.[1-9]\d{0,2}[a-z]{0,2})(?![\w])(?!\.\d)")
+# The same number in a Python name: test_704_5g_lethal_damage.
+NAME_NUMBER = re.compile(r"(?<![0-9])(?P<num>[1-9]\d{2}_[1-9]\d{0,2}[a-z]{0,2})(?=_|$)")
 _NO_REFERENCE = "riferimenti: nessuno"
 _FILE_MARKER = re.compile(r"riferimenti:\s*edizion[ei]\s+(?P<ids>\d{8}(?:[\s,]+\d{8})*)")
 _MONTHS_IT = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
@@ -84,6 +86,11 @@ class Occurrence:
     end: int
     number: str
     historical: tuple[str, ...] = ()
+    separator: str = "."  # "_" in a Python name (test_704_5g_…)
+
+    def written(self, number: str) -> str:
+        """``number`` written the way this occurrence writes its own."""
+        return number.replace(".", self.separator, 1)
 
     @property
     def live(self) -> bool:
@@ -128,9 +135,9 @@ def editions_named(line: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _python_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the strings and comments of a Python source (numbers elsewhere are
-    arithmetic, never citations)."""
+def _python_spans(text: str) -> list[tuple[int, int, re.Pattern]]:
+    """Character spans of a Python source where rule numbers are written, with how: strings and
+    comments ("704.5g"), and names (``test_704_5g_…``); numbers elsewhere are arithmetic."""
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
@@ -139,10 +146,11 @@ def _python_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type in kinds:
-                spans.append((starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1]))
+            pattern = NUMBER if tok.type in kinds else NAME_NUMBER if tok.type == tokenize.NAME else None
+            if pattern is not None:
+                spans.append((starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1], pattern))
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        return [(0, len(text))]
+        return [(0, len(text), NUMBER)]
     return spans
 
 
@@ -151,12 +159,12 @@ def scan_text(text: str, rel: str, kind: str, known: set[str]) -> list[Occurrenc
     head = "\n".join(text.splitlines()[:10])
     marker = _FILE_MARKER.search(head)
     whole = tuple(re.findall(r"\d{8}", marker["ids"])) if marker else ()
-    spans = _python_spans(text) if kind == "python" else [(0, len(text))]
+    spans = _python_spans(text) if kind == "python" else [(0, len(text), NUMBER)]
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     named_cache: dict[int, tuple[str, ...] | None] = {}
     out: list[Occurrence] = []
-    for a, b in spans:
-        for m in NUMBER.finditer(text, a, b):
+    for a, b, pattern in spans:
+        for m in pattern.finditer(text, a, b):
             line = bisect.bisect_right(line_starts, m.start())
             if line not in named_cache:
                 lo = line_starts[line - 1]
@@ -167,7 +175,8 @@ def scan_text(text: str, rel: str, kind: str, known: set[str]) -> list[Occurrenc
             if named_cache[line] is None:
                 continue
             historical = whole or named_cache[line]
-            out.append(Occurrence(rel, line, m.start("num"), m.end("num"), m["num"], historical))
+            number, sep = (m["num"].replace("_", ".", 1), "_") if pattern is NAME_NUMBER else (m["num"], ".")
+            out.append(Occurrence(rel, line, m.start("num"), m.end("num"), number, historical, sep))
     return out
 
 

@@ -1,10 +1,11 @@
 """Battles (310): defense, protectors and the Siege's intrinsic ability.
 
-State-based actions 704.5v (defense 0), 704.5x (no protector in the game) and
-704.5y (a Siege protected by its own controller); the Siege's "when the last
-defense counter is removed" ability (310.12b) triggers in triggers.py and
-resolves here.  While that ability waits or is on the stack, 704.5v does not
-put the Siege into the graveyard.
+State-based actions (edition 20260925): 704.5v (a Siege with defense 0), 704.5w (a non-Siege
+battle with defense 0), 704.5x (no protector in the game) and 704.5y (a protector who can't be
+its protector: a Siege's own controller, or anyone but the controller of a battle without battle
+types); the Siege's "when the last defense counter is removed" ability (310.12b) triggers in
+triggers.py and resolves here. While that ability waits or is on the stack, 704.5v does not put
+the Siege into the graveyard; nothing holds a non-Siege battle (310.8).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from judge.engine.triggers import is_source_of_pending
 
 
 def is_siege(p: Permanent) -> bool:
+    """Siege is the only battle type (205.3q); a battle without it has no battle type."""
     return "battle" in p.types and "Siege" in p.subtypes
 
 
 def _candidates(st: State, p: Permanent) -> list[str]:
-    """Who may protect it: an opponent of its controller for a Siege (310.12a), its
+    """Who may protect it: an opponent of its controller for a Siege (310.12a), only its
     controller for a battle without battle types (310.9a)."""
     if is_siege(p):
         opponents = {o.id for o in chars.opponents(st, p.controller)}
@@ -31,17 +33,29 @@ def _candidates(st: State, p: Permanent) -> list[str]:
     return [p.controller] if not st.player(p.controller).lost else []
 
 
+def _who_may_rule(p: Permanent) -> str:
+    return "310.12a" if is_siege(p) else "310.9a"
+
+
 def _attacked(st: State, p: Permanent) -> bool:
     return st.combat is not None and any(a["target"] == p.id for a in st.combat.attackers)
 
 
-@sba("704.5v", cites=("310.7",), summary="Una battaglia con difesa 0 va nel cimitero")
-def zero_defense(ctx: Ctx) -> list[Act]:
+@sba("704.5v", cites=("310.7",), summary="Un Assedio con difesa 0 va nel cimitero")
+def zero_defense_siege(ctx: Ctx) -> list[Act]:
     st = ctx.s
-    return [Act(["704.5v"], f"La battaglia {p.name} ha difesa 0 ed è messa nel cimitero del suo "
+    return [Act(["704.5v"], f"L'Assedio {p.name} ha difesa 0 ed è messo nel cimitero del suo "
                 "proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id), moves=p.id)
-            for p in live(ctx) if "battle" in p.types and chars.defense(p) <= 0
+            for p in live(ctx) if is_siege(p) and chars.defense(p) <= 0
             and not is_source_of_pending(st, p.id)]
+
+
+@sba("704.5w", cites=("310.8",), summary="Una battaglia non Assedio con difesa 0 va nel cimitero")
+def zero_defense_other(ctx: Ctx) -> list[Act]:
+    return [Act(["704.5w"], f"La battaglia {p.name}, che non è un Assedio, ha difesa 0 ed è messa "
+                "nel cimitero del suo proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id),
+                moves=p.id)
+            for p in live(ctx) if "battle" in p.types and not is_siege(p) and chars.defense(p) <= 0]
 
 
 def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Act]:
@@ -52,7 +66,7 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
     acts = []
     for p, rule, why in sorted(todo, key=lambda t: choosers.index(t[0].controller)):
         cands = _candidates(st, p)
-        rules = [rule, "310.12a" if is_siege(p) else "310.9a"]
+        rules = [rule, _who_may_rule(p)]
         if not cands:
             acts.append(Act([rule], f"{p.name} {why} e nessun giocatore può esserne il protettore: "
                             "va nel cimitero del suo proprietario.", "graveyard", objects=[p.id],
@@ -69,12 +83,17 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
                             "players": [{"id": c, "name": st.name_of(c)} for c in cands]},
                 "default": {"player": cands[0]},
             })["player"]
+        attacked = _attacked(st, p)
 
-        def apply(ctx: Ctx, p=p, chosen=chosen) -> None:
+        def apply(ctx: Ctx, p=p, chosen=chosen, attacked=attacked) -> None:
             p.protector = chosen
-        acts.append(Act(rules, f"{p.name} {why}: {st.name_of(p.controller)} sceglie "
-                        f"{st.name_of(chosen)} come suo protettore.", "protector",
-                        objects=[p.id], players=[chosen], apply=apply))
+            if attacked:
+                ops.remove_from_combat(ctx, p.id)  # 506.4: its protector changed
+        leaves = (" Il protettore è cambiato: la battaglia esce dal combattimento e non è più attaccata."
+                  if attacked else "")
+        acts.append(Act(rules + (["506.4"] if attacked else []),
+                        f"{p.name} {why}: {st.name_of(p.controller)} sceglie {st.name_of(chosen)} come suo "
+                        f"protettore.{leaves}", "protector", objects=[p.id], players=[chosen], apply=apply))
     return acts
 
 
@@ -92,12 +111,20 @@ def no_protector(ctx: Ctx) -> list[Act]:
     return _protector_acts(ctx, todo)
 
 
-@sba("704.5y", cites=("310.12a", "101.4"),
-     summary="Un Assedio protetto dal suo controllore riceve come protettore un avversario, o va "
+@sba("704.5y", cites=("310.11", "310.9a", "310.12a", "506.4", "101.4"),
+     summary="Una battaglia il cui protettore non può esserlo (il controllore di un Assedio, o chiunque "
+             "non sia il controllore di una battaglia senza tipo) riceve un protettore ammesso, o va "
              "nel cimitero")
-def siege_protected_by_controller(ctx: Ctx) -> list[Act]:
-    todo = [(p, "704.5y", "è un Assedio protetto dal suo stesso controllore")
-            for p in live(ctx) if is_siege(p) and p.protector == p.controller]
+def protector_who_cannot_be(ctx: Ctx) -> list[Act]:
+    st = ctx.s
+    todo = []
+    for p in live(ctx):
+        if "battle" not in p.types or p.protector is None or not st.has_player(p.protector) \
+                or st.player(p.protector).lost or p.protector in _candidates(st, p):
+            continue  # no protector in the game is 704.5x
+        why = ("è un Assedio protetto dal suo stesso controllore" if is_siege(p)
+               else f"non ha tipi di battaglia ed è protetta da {st.name_of(p.protector)}, che non la controlla")
+        todo.append((p, "704.5y", why))
     return _protector_acts(ctx, todo)
 
 

@@ -225,10 +225,11 @@ def test_wither_puts_minus_counters():
 
 
 def test_attack_planeswalker_and_battle():
+    # A battle without battle types is protected by its controller (310.9a).
     g = game([perm("a", p=3, t=3), perm("b", p=2, t=2),
               perm("pw", controller="p2", types=("planeswalker",), counters={"loyalty": 3}),
-              perm("bt", controller="p2", types=("battle",), subtypes=["Siege"],
-                   counters={"defense": 5}, protector="p2")], step="beginning_of_combat")
+              perm("bt", controller="p2", types=("battle",), counters={"defense": 5}, protector="p2")],
+             step="beginning_of_combat")
     ev = attack(g, [{"id": "a", "target": "pw"}, {"id": "b", "target": "bt"}])
     assert "pw" not in bf_ids(g) and g.state.perm("bt").counters["defense"] == 3
     assert "120.3c" in find(ev, "damage")[0].rules

@@ -83,10 +83,10 @@ def test_sba_texts_match_their_subject():
              "704.5f": "toughness 0", "704.5g": "lethal damage", "704.5h": "deathtouch",
              "704.5i": "loyalty 0", "704.5j": "legend rule", "704.5k": "world rule",
              "704.5m": "Aura", "704.5n": "Equipment", "704.5q": "+1/+1 counter",
-             "704.5s": "Saga", "704.5v": "defense 0", "704.6a": "Two-Headed Giant",
+             "704.5s": "Saga", "704.5v": "Siege battle has defense 0", "704.6a": "Two-Headed Giant",
              "704.6b": "fifteen", "704.6c": "21", "704.5e": "copy of a spell",
              "704.5t": "dungeon", "704.5u": "space sculptor", "704.5x": "protector",
-             "704.5y": "Siege", "704.5z": "Role", "704.5aa": "speed", "704.6d": "commander",
+             "704.5y": "can’t be its protector", "704.5w": "non-Siege battle", "704.5z": "Role", "704.5aa": "speed", "704.6d": "commander",
              "704.6e": "scheme", "704.6f": "phenomenon", "704.5r": "counters",
              "704.5p": "attached"}
     for number, word in words.items():

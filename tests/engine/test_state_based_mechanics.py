@@ -12,7 +12,7 @@ from engine_helpers import (RULES_FILE, bf_ids, card, find, four_players, game, 
 from judge.engine import IllegalAction
 from judge.engine.registry import SBAS
 
-ALL_SBA_RULES = sorted(re.findall(r"^(704\.[56][a-z])\s", RULES_FILE.read_text(encoding="utf-8-sig"),
+ALL_SBA_RULES = sorted(re.findall(r"^(704\.[56][a-z]{1,2})\s", RULES_FILE.read_text(encoding="utf-8-sig"),
                                   re.M))
 
 
@@ -54,6 +54,7 @@ WALK = {
     "704.5t": dict(players=[{"id": "p1", "command": [_dungeon("Fondo")]}, {"id": "p2"}]),
     "704.5u": dict(battlefield=[perm("b", keywords=["space sculptor"])]),
     "704.5v": dict(battlefield=[perm("bt", counters={"defense": 0}, protector="p2", **SIEGE)]),
+    "704.5w": dict(battlefield=[perm("bt", types=("battle",), counters={"defense": 0}, protector="p1")]),
     "704.5x": dict(battlefield=[perm("bt", counters={"defense": 3}, **SIEGE)]),
     "704.5y": dict(battlefield=[perm("bt", counters={"defense": 3}, protector="p1", **SIEGE)]),
     "704.5z": dict(battlefield=[perm("c"), perm("r1", attached_to="c", **ROLE),
@@ -82,7 +83,7 @@ WALK = {
 
 def test_every_state_based_action_of_the_edition_is_registered_and_walked():
     assert ALL_SBA_RULES == sorted(SBAS) == sorted(WALK)
-    assert len(ALL_SBA_RULES) == 24 + 6            # 704.5a–z without l and o; 704.6a–f
+    assert len(ALL_SBA_RULES) == 25 + 6            # 704.5a–z without l and o, and 704.5aa; 704.6a–f
 
 
 @pytest.mark.parametrize("number", ALL_SBA_RULES)
@@ -182,9 +183,9 @@ def test_704_5u_players_without_space_sculptor_choose_first_in_apnap_order():
     assert all(p.sector is None for p in g.state.battlefield)
 
 
-# --- 704.5x / 704.5y battles -------------------------------------------------------------------
+# --- 704.5v–704.5y battles -----------------------------------------------------------------------
 
-def test_704_5w_battle_without_protector_controller_chooses_an_opponent():
+def test_704_5x_battle_without_protector_controller_chooses_an_opponent():
     g = game([perm("bt", counters={"defense": 3}, **SIEGE)], variant="free-for-all",
              players=four_players(), active="p2")
     g.step()
@@ -198,7 +199,16 @@ def test_704_5w_battle_without_protector_controller_chooses_an_opponent():
         "704.5x", "310.12a"]
 
 
-def test_704_5w_not_while_the_battle_is_attacked_and_graveyard_without_candidates():
+def test_704_5x_a_battle_without_battle_type_gets_its_controller():
+    g = game([perm("bt", controller="p2", types=("battle",), counters={"defense": 3})],
+             variant="free-for-all", players=four_players())
+    ev = g.step()
+    assert g.pending is None                           # nobody chooses: the controller must be chosen
+    assert g.state.perm("bt").protector == "p2"
+    assert find(ev, "protector")[0].rules == ["704.5x", "310.9a"]
+
+
+def test_704_5x_not_while_the_battle_is_attacked_and_graveyard_without_candidates():
     cb = {"defending_players": ["p2"], "attackers": [{"id": "a", "target": "bt", "blocked": False}]}
     g = game([perm("a"), perm("bt", controller="p2", counters={"defense": 3}, **SIEGE)],
              step="declare_attackers", combat=cb)
@@ -210,16 +220,45 @@ def test_704_5w_not_while_the_battle_is_attacked_and_graveyard_without_candidate
     assert find(ev, "graveyard")[0].rules == ["704.5x"]
 
 
-def test_704_5x_siege_protected_by_its_controller():
+def test_704_5y_siege_protected_by_its_controller():
     g = game([perm("bt", counters={"defense": 3}, protector="p1", **SIEGE)])
     ev = g.step()
     assert find(ev, "protector")[0].rules == ["704.5y", "310.12a"]
     assert g.state.perm("bt").protector == "p2"
 
 
-# --- 704.5z roles, 704.5aa speed ----------------------------------------------------------------
+def test_704_5y_a_battle_without_battle_type_protected_by_someone_else():
+    """Control of a battle without battle types changed: only its controller can protect it (310.9a)."""
+    g = game([perm("bt", controller="p1", types=("battle",), counters={"defense": 3}, protector="p2")])
+    ev = g.step()
+    e = find(ev, "protector")[0]
+    assert e.rules == ["704.5y", "310.9a"] and g.state.perm("bt").protector == "p1"
 
-def test_704_5y_only_the_newest_role_of_each_controller_stays():
+
+def test_704_5y_a_new_protector_removes_the_attacked_battle_from_combat():
+    """506.4 (20260925): a permanent whose protector changes is removed from combat; the creature
+    attacking it keeps attacking nothing (506.4c)."""
+    cb = {"defending_players": ["p2"], "attackers": [{"id": "a", "target": "bt", "blocked": False}]}
+    g = game([perm("a"), perm("bt", controller="p1", types=("battle",), counters={"defense": 3},
+                              protector="p2")], step="declare_attackers", combat=cb)
+    ev = g.step()
+    e = find(ev, "protector")[0]
+    assert e.rules == ["704.5y", "310.9a", "506.4"] and g.state.perm("bt").protector == "p1"
+    assert g.state.combat.attackers == [{"id": "a", "target": None, "blocked": False}]
+
+
+def test_704_5v_waits_for_the_siege_ability_704_5w_does_not():
+    siege = perm("s", controller="p2", counters={"defense": 1}, protector="p1", **SIEGE)
+    other = perm("o", controller="p2", types=("battle",), counters={"defense": 1}, protector="p2")
+    g = game([siege, other])
+    ev = g.act("deal_damage", target="s", amount=1)
+    assert find(ev, "trigger")[0].rules == ["310.12b", "603.3"] and not find(ev, "graveyard")
+    ev = g.act("deal_damage", target="o", amount=1)
+    assert [e.rules for e in find(ev, "graveyard")] == [["704.5w"]]
+    assert "s" in bf_ids(g) and "o" not in bf_ids(g)
+
+
+def test_704_5z_only_the_newest_role_of_each_controller_stays():
     bf = [perm("c"), perm("r1", attached_to="c", **ROLE), perm("r2", attached_to="c", **ROLE),
           perm("r3", controller="p2", attached_to="c", **ROLE)]
     ev = game(bf).step()
@@ -228,7 +267,7 @@ def test_704_5y_only_the_newest_role_of_each_controller_stays():
     assert [x.rules for x in find(ev, "cease_to_exist")] == [["704.5d"]]   # a token
 
 
-def test_704_5z_speed_becomes_one():
+def test_704_5aa_speed_becomes_one():
     g = game([perm("auto", controller="p2", keywords=["start your engines!"])])
     ev = g.step()
     assert find(ev, "speed")[0].rules == ["704.5aa"] and g.state.player("p2").speed == 1

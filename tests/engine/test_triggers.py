@@ -171,7 +171,7 @@ def test_702_179d_intervening_if_checked_again_on_resolution():
 
 # --- the Siege (310.12b) ------------------------------------------------------------------------
 
-def test_310_11b_siege_exiled_by_its_trigger_not_put_into_the_graveyard():
+def test_310_12b_siege_exiled_by_its_trigger_not_put_into_the_graveyard():
     bt = perm("assedio", name="Assedio", controller="p2", types=("battle",), subtypes=["Siege"],
               counters={"defense": 3}, protector="p1")
     g = game([bt])
@@ -183,7 +183,7 @@ def test_310_11b_siege_exiled_by_its_trigger_not_put_into_the_graveyard():
     assert zone_ids(g, "p2", "exile") == ["assedio"] and zone_ids(g, "p2", "graveyard") == []
 
 
-def test_310_11b_removing_the_last_counter_also_triggers():
+def test_310_12b_removing_the_last_counter_also_triggers():
     bt = perm("assedio", controller="p2", types=("battle",), subtypes=["Siege"],
               counters={"defense": 2}, protector="p1")
     g = game([bt])
@@ -191,11 +191,12 @@ def test_310_11b_removing_the_last_counter_also_triggers():
     assert find(ev, "trigger")[0].rules == ["310.12b", "603.3"]
 
 
-def test_704_5v_a_battle_without_the_siege_ability_goes_to_the_graveyard():
-    bt = perm("bt", controller="p2", types=("battle",), counters={"defense": 1}, protector="p2")
-    g = game([bt])
+def test_704_5w_a_non_siege_battle_with_defense_0_goes_to_its_owners_graveyard():
+    bt = perm("bt", owner="p3", controller="p2", types=("battle",), counters={"defense": 1}, protector="p2")
+    g = game([bt], variant="free-for-all", players=four_players())
     ev = g.act("deal_damage", target="bt", amount=1)
-    assert find(ev, "graveyard")[0].rules == ["704.5v"] and zone_ids(g, "p2", "graveyard") == ["bt"]
+    assert not find(ev, "trigger")                    # no Siege ability to wait for (310.8)
+    assert find(ev, "graveyard")[0].rules == ["704.5w"] and zone_ids(g, "p3", "graveyard") == ["bt"]
 
 
 # --- APNAP (101.4, 603.3b) ------------------------------------------------------------------------
