@@ -37,7 +37,7 @@ def elenco(as_json: bool) -> None:
         return
     for r in rows:
         state = "in vigore" if r.in_force else ("assente" if not r.present else "")
-        changes = f", {r.summary}" if r.summary else ""
+        changes = f", {r.summary} rispetto al {r.previous}" if r.summary else ""
         click.echo(f"{r.id} ({r.date_it}){' — ' + state if state else ''}: {r.verification_label}{changes}")
         if r.note:
             click.echo(f"    {r.note}")

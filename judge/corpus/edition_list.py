@@ -34,10 +34,10 @@ class EditionRow:
 
     @property
     def summary(self) -> str:
+        """"13 aggiunte, 6 modificate, …" (empty for the oldest edition)."""
         if not self.previous:
             return ""
-        parts = [f"{self.counts[k]} {_PLURALS[k]}" for k in KINDS if self.counts.get(k)]
-        return (", ".join(parts) or "nessuna modifica") + f" rispetto al {italian_date(_date(self.previous))}"
+        return ", ".join(f"{self.counts[k]} {_PLURALS[k]}" for k in KINDS if self.counts.get(k)) or "nessuna modifica"
 
     @property
     def verification_label(self) -> str:

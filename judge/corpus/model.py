@@ -128,9 +128,10 @@ class Rule:
         return self.italian or self.en
 
 
-def edition_label(edition: Edition, in_force: bool) -> str:
+def edition_label(edition: Edition, in_force: bool, verification: Verification | None = None) -> str:
     suffix = ", in vigore" if in_force else ""
-    return f"Comprehensive Rules, edizione del {italian_date(edition.date)}{suffix}"
+    unverified = " (testo non verificato)" if verification is not None and not verification.verified else ""
+    return f"Comprehensive Rules, edizione del {italian_date(edition.date)}{suffix}{unverified}"
 
 
 class Corpus:
@@ -185,7 +186,7 @@ class Corpus:
 
     def _build(self) -> None:
         en = self.in_force
-        label = edition_label(en, True)
+        label = edition_label(en, True, self.verification.get(en.id))
         self.title_matches: dict[int, TitleMatch] = (
             align_titles(self.nav.sections, [e.sections for e in self.editions]) if self.nav else {}
         )

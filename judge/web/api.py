@@ -19,7 +19,7 @@ from judge.web.cache import cached
 from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
 from judge.corpus.pinned import resolve
-from judge.web.changes import changes_payload, changes_request, old_text, parse_edition
+from judge.web.changes import changes_payload, changes_request, last_change, old_text, parse_edition
 from judge.web.rules import (
     _not_found,
     canonical_rule,
@@ -41,7 +41,8 @@ def _cite(corpus: Corpus, n: str) -> dict:
 
 
 def edition_payload(e) -> dict:
-    return {"id": e.id, "date": e.date.isoformat()}
+    verification = load_corpus().verification.get(e.id)
+    return {"id": e.id, "date": e.date.isoformat(), "verified": bool(verification and verification.verified)}
 
 
 def rule_payload(corpus: Corpus, rule: Rule) -> dict:
@@ -69,6 +70,7 @@ def rule_payload(corpus: Corpus, rule: Rule) -> dict:
             "en": [_cite(corpus, n) for n in corpus.citations(rule.number, "en")],
         },
         "cited_by": [n for n in corpus.cited_by.get(rule.number, []) if n != rule.number],
+        "last_change": (lc.to_dict() if (lc := last_change(corpus, rule.number)) else None),
         "warnings": rule_warnings(corpus, rule.number, external=True),
         "edition_in_force": edition_payload(corpus.in_force),
     }
@@ -223,12 +225,23 @@ def indice_analitico():
 
 
 @bp.get("/edizioni")
+@cached
 def edizioni():
+    """The editions, oldest first: dates, changes from the one before, verification; ``missing``:
+    editions the register knows of without a copy (their changes are in the next one)."""
+    from judge.corpus.edition_list import edition_rows
+
     corpus = load_corpus()
-    return jsonify({
-        "in_force": edition_payload(corpus.in_force),
-        "editions": [edition_payload(e) for e in corpus.editions],
-    })
+    editions, missing = [], []
+    for r in edition_rows(corpus):
+        if not r.present:
+            missing.append({"id": r.id, "date": r.date.isoformat(), "note": r.note})
+            continue
+        editions.append({**edition_payload(corpus.edition(r.id)), "previous": r.previous, "counts": r.counts,
+                         "verification": r.verification.to_dict() if r.verification else None,
+                         "changes_url": url_for("rules.modifiche", intervallo=f"{r.previous}..{r.id}",
+                                                _external=True) if r.previous else None})
+    return jsonify({"in_force": edition_payload(corpus.in_force), "editions": editions, "missing": missing})
 
 
 @bp.get("/openapi.json")

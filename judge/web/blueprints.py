@@ -12,12 +12,14 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(pages_bp)
 
     from judge.web.analytic_index import bp as index_bp
+    from judge.web.editions import bp as editions_bp
     from judge.web.api import bp as api_bp
     from judge.web.linker import bp as linker_bp
     from judge.web.rules import bp as rules_bp
 
     app.register_blueprint(rules_bp)
     app.register_blueprint(index_bp)
+    app.register_blueprint(editions_bp)
     app.register_blueprint(linker_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(health_bp)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from flask import request
 
 from judge.corpus import Corpus, load_corpus
+from judge.corpus.model import italian_date
 from judge.corpus.diff import HeadingChange, RuleChange, count_changes, diff_editions, heading_changes, word_diff
 from judge.corpus.rules_en import Edition
 from judge.web.errors import error_response
@@ -178,6 +179,50 @@ def history(corpus: Corpus, number: str) -> list[HistoryEntry]:
                                 v.homonym, v.homonym_now))
         previous = v.text
     return out
+
+
+@dataclass(frozen=True)
+class LastChange:
+    """When a rule in force last changed: its most recent addition, change of text (beyond
+    following the renumbering) or move, or none in the editions present."""
+
+    kind: str  # "aggiunta", "modificata", "spostata", "spostata e modificata", "invariata"
+    edition: Edition  # the edition it happened in (for "invariata": the oldest present)
+    old_number: str | None = None  # for a move: its number before
+
+    def sentence(self) -> str:
+        when = f"nell'edizione del {italian_date(self.edition.date)}"
+        if self.kind == "aggiunta":
+            return f"Aggiunta {when}."
+        if self.kind == "invariata":
+            return f"Invariata in tutte le edizioni presenti, dal {italian_date(self.edition.date)}."
+        moved = f" (era {self.old_number})" if self.old_number else ""
+        return {"modificata": f"Modificata {when}.", "spostata": f"Spostata{moved} {when}, con lo stesso testo.",
+                "spostata e modificata": f"Spostata{moved} e modificata {when}."}[self.kind]
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "edition": self.edition.id, "old_number": self.old_number,
+                "text": self.sentence()}
+
+
+def last_change(corpus: Corpus, number: str) -> LastChange | None:
+    """The latest edition in which ``number`` (a rule, section or chapter in force) was added,
+    changed in meaning or moved; a change that only follows the renumbering does not count."""
+    entries = history(corpus, number)
+    if not entries or entries[-1].number is None:
+        return None
+    for previous, e in zip(reversed(entries[:-1]), reversed(entries[1:])):
+        if e.kind == "aggiunta" or previous.number is None:
+            return LastChange("aggiunta", e.edition)
+        moved = previous.number != e.number
+        changed = e.kind in ("modificata", "spostata e modificata") and not e.renumbering_only
+        if moved or changed:
+            kind = ("spostata e modificata" if changed else "spostata") if moved else "modificata"
+            return LastChange(kind, e.edition, previous.number if moved else None)
+    first = next(e for e in entries if e.number is not None)
+    if first is entries[0]:
+        return LastChange("invariata", first.edition)
+    return LastChange("aggiunta", first.edition)
 
 
 def old_text(edition: Edition, number: str) -> tuple[str, list[str]] | None:

@@ -162,6 +162,21 @@ def word_diff_html(words: list[tuple[str, str]]) -> Markup:
     return Markup("".join(parts).replace("\n", "<br>\n"))
 
 
+class EditionInForce(NamedTuple):
+    date: dt.date
+    verified: bool
+
+
+def edition_in_force() -> EditionInForce | None:
+    """What every page's footer says of the English edition in force."""
+    try:
+        corpus = load_corpus()
+    except (OSError, ValueError):  # an error page because the corpus can't load: say nothing
+        return None
+    v = corpus.verification.get(corpus.in_force.id)
+    return EditionInForce(corpus.in_force.date, bool(v and v.verified))
+
+
 def init_app(app) -> None:
     app.add_template_filter(lambda t, stale=None: link_text(t, stale=stale), "citazioni")
     app.add_template_filter(
@@ -182,4 +197,5 @@ def init_app(app) -> None:
                 return fallback
             return url_for(name, **values) if values else cached_url(name)
 
-        return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url, "cached_url": cached_url}
+        return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url, "cached_url": cached_url,
+                "edition_in_force": edition_in_force}

@@ -13,6 +13,7 @@ from judge.corpus.checks import corpus_findings, warnings_by_rule
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus import pinned
 from judge.corpus.diff import word_diff
+from judge.corpus.edition_list import edition_rows
 from judge.web import changes as edition_changes
 from judge.web import glossary_search, render
 from judge.web.changes import MAX_NUMBER_INPUT
@@ -298,6 +299,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
         banner=translation_banner(corpus),
         permalink=render.rule_url(rule.number, external=True),
         earlier=edition_changes.earlier_numbers(corpus, rule.number),
+        last_change=edition_changes.last_change(corpus, rule.number),
     )
 
 
@@ -311,7 +313,9 @@ def storia(numero: str):
     found, answer = canonical_rule(corpus, numero, "rules.storia")
     if answer:
         return answer
-    return render_template("storia.html", corpus=corpus, rule=found, versions=edition_changes.history(corpus, found.number))
+    missing = [r for r in edition_rows(corpus) if not r.present]
+    return render_template("storia.html", corpus=corpus, rule=found, missing=missing,
+                           versions=edition_changes.history(corpus, found.number))
 
 
 @bp.get("/modifiche/")
