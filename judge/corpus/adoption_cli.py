@@ -12,25 +12,40 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 import click
 
 from judge import ROOT
-from judge.corpus.cli import _fail, _load
+from judge.corpus.cli import _fail
 
 
 @click.group("edizione")
-def edizione() -> None:
+@click.option("--progetto", type=click.Path(file_okay=False, exists=True, path_type=Path), default=ROOT,
+              show_default=False, help="Cartella del progetto (predefinita: quella di questa installazione).")
+@click.pass_context
+def edizione(ctx: click.Context, progetto: Path) -> None:
     """Le edizioni inglesi del Regolamento: elenco, verifica, riferimenti, adozione di una nuova edizione."""
+    ctx.obj = progetto.resolve()
+
+
+def _load(root: Path):
+    from judge.corpus.model import load_corpus
+
+    try:
+        return load_corpus(root / "rules_it", root / "rules_en", max_age=0)
+    except ValueError as exc:  # SourceFormatError, or no edition at all
+        _fail(f"Errore nei dati: {exc}", 2)
 
 
 @edizione.command("elenco")
 @click.option("--json", "as_json", is_flag=True, help="Risultato in JSON (come /api/edizioni).")
-def elenco(as_json: bool) -> None:
+@click.pass_obj
+def elenco(root: Path, as_json: bool) -> None:
     """Le edizioni presenti, con data, modifiche rispetto alla precedente e verifica del testo."""
     from judge.corpus.edition_list import edition_rows
 
-    corpus = _load()
+    corpus = _load(root)
     rows = edition_rows(corpus)
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in rows], ensure_ascii=False, indent=2))
@@ -46,13 +61,14 @@ def elenco(as_json: bool) -> None:
 @edizione.command("riferimenti")
 @click.option("--tutti", is_flag=True, help="Anche i riferimenti in regola (altrimenti solo quelli da sistemare).")
 @click.option("--json", "as_json", is_flag=True, help="Risultato in JSON.")
-def riferimenti(tutti: bool, as_json: bool) -> None:
+@click.pass_obj
+def riferimenti(root: Path, tutti: bool, as_json: bool) -> None:
     """I numeri di regola scritti dal progetto (motore, scenari, indici, glossario, test, documenti) e
     il loro stato rispetto all'edizione in vigore."""
     from judge.corpus.references import OK, check
 
-    corpus = _load()
-    refs, findings = check(ROOT, corpus.lineage)
+    corpus = _load(root)
+    refs, findings = check(root, corpus.lineage)
     shown = refs if tutti else [r for r in refs if r.status != OK]
     if as_json:
         click.echo(json.dumps([{"number": r.number, "status": r.status, "now": r.now,
@@ -70,13 +86,14 @@ def riferimenti(tutti: bool, as_json: bool) -> None:
 
 @edizione.command("timbra")
 @click.argument("numeri", nargs=-1)
-def timbra(numeri: tuple[str, ...]) -> None:
+@click.pass_obj
+def timbra(root: Path, numeri: tuple[str, ...]) -> None:
     """Lega all'edizione in vigore i riferimenti indicati (dopo averli riletti), o tutti quelli non
     ancora nel registro."""
     from judge.corpus.adoption import pin
 
-    corpus = _load()
-    done, refused = pin(ROOT, corpus.lineage, list(numeri) or None)
+    corpus = _load(root)
+    done, refused = pin(root, corpus.lineage, list(numeri) or None)
     click.echo(f"{len(done)} riferimenti legati all'edizione {corpus.in_force.id}.")
     if refused:
         _fail(f"Non esistono nell'edizione in vigore: {', '.join(refused)}.")
@@ -85,23 +102,35 @@ def timbra(numeri: tuple[str, ...]) -> None:
 @edizione.command("adotta")
 @click.argument("edizione_id", metavar="AAAAMMGG")
 @click.option("--prova", is_flag=True, help="Dice che cosa farebbe, senza scrivere niente.")
-def adotta(edizione_id: str, prova: bool) -> None:
+@click.pass_obj
+def adotta(root: Path, edizione_id: str, prova: bool) -> None:
     """Porta il progetto all'edizione AAAAMMGG: la mette in vigore (da rules_en/in-arrivo/ se è lì),
     sposta ovunque i riferimenti e le traduzioni delle regole che hanno solo cambiato numero, e
     elenca ciò che una persona deve rileggere."""
     from judge.corpus.adoption import adopt
-    from judge.corpus.edition_watch import bring_in
+    from judge.corpus.edition_watch import bring_in, staged_path
+    from judge.corpus.lineage import Lineage
+    from judge.corpus.rules_en import parse_edition
 
-    try:
-        brought = bring_in(ROOT / "rules_en", edizione_id, dry_run=prova)
-    except ValueError as exc:
-        _fail(str(exc))
-    corpus = _load()
-    if corpus.in_force.id != edizione_id:
-        _fail(f"L'edizione in vigore è {corpus.in_force.id}, non {edizione_id}: si adotta solo l'edizione più recente.")
-    if brought:
-        click.echo(f"{brought} messo in rules_en/: l'edizione {edizione_id} è in vigore.")
-    report = adopt(ROOT, corpus.lineage, dry_run=prova)
+    corpus = _load(root)
+    staged = staged_path(root / "rules_en", edizione_id)
+    editions = corpus.editions
+    if staged.exists():  # downloaded by `controlla` (or the official file of an unverified copy)
+        editions = sorted([e for e in editions if e.id != edizione_id] + [parse_edition(staged)], key=lambda e: e.id)
+    if editions[-1].id != edizione_id:
+        _fail(f"L'edizione più recente è {editions[-1].id}, non «{edizione_id[:20]}»: si adotta solo la più recente "
+              "(copiala in rules_en/ o in rules_en/in-arrivo/, o lancia `judge edizione controlla`).")
+    if prova:
+        lineage = Lineage(editions)
+    else:
+        try:
+            brought = bring_in(root / "rules_en", edizione_id)
+        except ValueError as exc:
+            _fail(str(exc))
+        if brought:
+            click.echo(f"{brought} messo in rules_en/: l'edizione {edizione_id} è in vigore.")
+        lineage = _load(root).lineage
+    report = adopt(root, lineage, dry_run=prova)
     verb = "sposterebbe" if prova else "spostati"
     click.echo(f"Riferimenti {verb}: {len(report.moved)} numeri ({report.occurrences_rewritten} punti in "
                f"{len(report.files_rewritten)} file), {len(report.moved_to_review)} dei quali con il testo cambiato.")
@@ -125,7 +154,8 @@ def adotta(edizione_id: str, prova: bool) -> None:
 @click.option("--pagina", envvar="JUDGE_RULES_PAGE", default=None,
               help="Indirizzo della pagina ufficiale delle regole (predefinito: JUDGE_RULES_PAGE o quella di Wizards).")
 @click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa per ogni richiesta.")
-def controlla(pagina: str | None, timeout: float) -> None:
+@click.pass_obj
+def controlla(root: Path, pagina: str | None, timeout: float) -> None:
     """Per un job quotidiano: cerca sulla pagina ufficiale il file TXT del Regolamento; se è
     un'edizione che il progetto non ha (o il file ufficiale di una copia non verificata), lo
     scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione. Non cambia l'edizione
@@ -136,22 +166,22 @@ def controlla(pagina: str | None, timeout: float) -> None:
 
     page = pagina or DEFAULT_PAGE
     try:
-        report = check_for_edition(ROOT / "rules_en", page, timeout)
+        report = check_for_edition(root / "rules_en", page, timeout)
     except WatchError as exc:
         _fail(f"Controllo non riuscito: {exc}.")
     click.echo(f"{page}: {report.url} (edizione {report.edition}, {report.size} byte, sha256 {report.sha256}).")
     if report.status == "nessuna novità":
         click.echo("Nessuna novità: il progetto ha già questa edizione.")
         sys.exit(0)
-    corpus = _load()
+    corpus = _load(root)
     staged = parse_edition(report.staged)
     editions = [e for e in corpus.editions if e.id != staged.id] + [staged]
     editions.sort(key=lambda e: e.id)
     what = ("Il file ufficiale dell'edizione, che può sostituire la copia non verificata"
             if report.status == "file ufficiale" else "Nuova edizione")
-    click.echo(f"{what}: scaricata in {report.staged.relative_to(ROOT)}. L'edizione in vigore resta {corpus.in_force.id}.")
+    click.echo(f"{what}: scaricata in {report.staged.relative_to(root)}. L'edizione in vigore resta {corpus.in_force.id}.")
     if editions[-1] is staged and len(editions) > 1:
-        for line in needs(ROOT, editions, corpus.terminology, corpus.translation):
+        for line in needs(root, editions, corpus.terminology, corpus.translation):
             click.echo(line)
     click.echo(f"Per adottarla: `judge edizione adotta {staged.id}` (docs/edizioni.md, «Adottare una nuova edizione»).")
     sys.exit(3)

@@ -81,6 +81,9 @@ class Terminology:
         for t in terms:
             for f in t.english:
                 self._by_english.setdefault(f.lower(), t)
+        # Checked terms with the first word of each English form (lowercase, before any hyphen).
+        self._checked = [(t, tuple(re.split(r"[\s\-‑]+", f.strip().lower())[0] for f in t.english))
+                         for t in terms if t.forms]
 
     def __iter__(self):
         return iter(self.terms)
@@ -101,12 +104,16 @@ class Terminology:
 
         A term found only inside a longer term ("battle" in "battle cry", "mana" in "mana value")
         is that longer term's business, not its own."""
-        spans = {t: [m.span() for m in t.english_re.finditer(english_text)] for t in self.terms if t.forms}
-        spans = {t: s for t, s in spans.items() if s}
+        low = english_text.lower()
+        # A term's regex can match only where the first word of one of its forms occurs: a plain
+        # substring test first keeps this linear in the table (one regex scan per term used).
+        spans = {t: s for t, anchors in self._checked if any(a in low for a in anchors)
+                 if (s := [m.span() for m in t.english_re.finditer(english_text)])}
+        everything = [(a, b, t) for t, found in spans.items() for a, b in found]
         out = []
         for term, own in spans.items():
-            longer = [(a, b) for other, found in spans.items() if other is not term for a, b in found]
-            if any(not any(a <= start and end <= b and (b - a) > (end - start) for a, b in longer) for start, end in own):
+            if any(not any(o is not term and a <= start and end <= b and (b - a) > (end - start)
+                           for a, b, o in everything) for start, end in own):
                 out.append(term)
         return out
 
