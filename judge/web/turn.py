@@ -1,7 +1,7 @@
 """Quick reference of the turn: phases and steps, what happens automatically in each.
 
-Every rule number cited here is a number of the English edition in force
-(rules_en/MagicCompRules-20260619.txt); ``EVIDENCE`` pairs each number with a
+Every rule number cited here is a number of the English edition in force, pinned
+like every reference of the project (rules_en/riferimenti.tsv); ``EVIDENCE`` pairs each number with a
 phrase of its English text that the summary relies on, and the tests check both,
 so a renumbering in a new edition is noticed instead of silently linking the
 wrong rule. (The Italian 703.4q still says "Vedi regola 500.4": older numbering.)
