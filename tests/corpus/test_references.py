@@ -106,3 +106,10 @@ def test_every_reference_of_the_project_is_pinned_and_is_the_rule_it_was_written
     assert {"judge", "scenarios", "rules_it", "tests", "docs", "templates"} <= places
     engine = {r.number for r in refs for o in r.occurrences if o.path.startswith("judge/engine/")}
     assert {"704.5z", "704.5aa", "704.5w", "310.8"} <= engine
+
+
+def test_an_italian_thousands_number_is_not_a_reference(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "x.md").write_text("Misura 978.896 byte; vedi 702.195 e 704.5z.\n", encoding="utf-8")
+    refs, _ = check(tmp_path, load_corpus().lineage)
+    assert [r.number for r in refs] == ["702.195", "704.5z"]
