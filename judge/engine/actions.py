@@ -14,8 +14,8 @@ from judge.engine import chars, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
+from judge.engine.sba_acts import ask_in_apnap_order
 from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
-from judge.engine.state_actions import ask_in_apnap_order
 from judge.engine.validation import MAX_INT
 
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
