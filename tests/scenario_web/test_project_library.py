@@ -14,8 +14,8 @@ from werkzeug.datastructures import MultiDict
 from judge.engine import Game
 from judge.engine import scenario as sc
 from judge.engine.scenario_json import to_dict
-from judge.web import create_app, library
-from judge.web import scenario_views as views
+from judge.web import create_app
+from judge.web.simulator import library, views
 
 from .conftest import TOKEN_RE
 

@@ -32,10 +32,10 @@ from typing import Any
 import judge.engine
 from judge.engine import Game, IllegalAction
 from judge.engine.events import Event
-from judge.web import scenario_play as play
-from judge.web.scenario_store import (MAX_JSON_DEPTH, HistoryRow, ScenarioStore, canonical,
-                                      canonical_edited, check_document, check_size,
-                                      json_depth)
+from judge.web.simulator import play
+from judge.web.simulator.store import (MAX_JSON_DEPTH, HistoryRow, ScenarioStore, canonical,
+                                       canonical_edited, check_document, check_size,
+                                       json_depth)
 
 SNAPSHOT_EVERY = 32          # when replaying a game nobody cached: a snapshot every N actions
 LOG_EVENTS = 150             # events the stepper shows (the exports have them all)

@@ -13,16 +13,14 @@ from flask import current_app, jsonify, redirect, render_template, request, url_
 
 from judge.engine import IllegalAction, ScenarioError
 from judge.engine.steps import STEP_NAMES
-from judge.web import scenario_actions as acts
-from judge.web import scenario_forms as forms
-from judge.web import scenario_play as play
-from judge.web import scenario_views as views
 from judge.web.errors import error_response
-from judge.web.scenario import (KIND_GAME, KIND_SCENARIO, BadRequest, _api_body, _download,
+from judge.web.simulator import actions as acts
+from judge.web.simulator import forms, play, views
+from judge.web.simulator.builder import (KIND_GAME, KIND_SCENARIO, BadRequest, _api_body, _download,
                                 _load, _load_raw, _save, _store_document, _url_for_doc, bp,
                                 histories, rule_info, rule_url)
-from judge.web.scenario_history import LOG_EVENTS, Save
-from judge.web.scenario_store import StoreError
+from judge.web.simulator.history import LOG_EVENTS, Save
+from judge.web.simulator.store import StoreError
 
 LAST_EVENTS = 12            # "what just happened", above the board
 

@@ -39,14 +39,11 @@ from judge.engine import ScenarioError
 from judge.engine import scenario as sc
 from judge.engine import templates
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
-from judge.web import library
-from judge.web import scenario_forms as forms
-from judge.web import scenario_forms_state as state_fields
-from judge.web import scenario_play as play
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.scenario_history import Histories
-from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
+from judge.web.simulator import forms, library, play, state_fields
+from judge.web.simulator.history import Histories
+from judge.web.simulator.store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
                                       StoreError, check_document, document_id, json_depth,
                                       store_for)
 
@@ -469,4 +466,4 @@ def _download(data: Any, name: str, mimetype: str = "application/json") -> Respo
     return resp
 
 
-from judge.web import scenario_game  # noqa: E402,F401  (the stepper's routes, on this blueprint)
+from judge.web.simulator import game  # noqa: E402,F401  (the stepper's routes, on this blueprint)

@@ -16,7 +16,7 @@ STACK_KINDS = {"ability": "abilità", "spell": "magia"}
 
 
 def mana_text(pool: dict | None) -> str:
-    from judge.web.scenario_forms import MANA_IT
+    from judge.web.simulator.forms import MANA_IT
     return ", ".join(f"{MANA_IT.get(k, k)}: {n}" for k, n in (pool or {}).items() if n)
 
 

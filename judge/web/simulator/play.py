@@ -26,9 +26,9 @@ from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
-from judge.web import scenario_actions as judge_actions
+from judge.web.simulator import actions as judge_actions
 from judge.engine.state import CARD_LISTS
-from judge.web.scenario_forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
+from judge.web.simulator.forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
 GAME_VERSION = 1

@@ -1,0 +1,1 @@
+"""The scenario simulator on the web: the builder, the stepper and their JSON API."""
