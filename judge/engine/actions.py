@@ -14,9 +14,8 @@ from judge.engine import chars, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
-from judge.engine.scenario import shared_team_turns
+from judge.engine.sba_acts import ask_in_apnap_order
 from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
-from judge.engine.state_actions import ask_in_apnap_order
 from judge.engine.validation import MAX_INT
 
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
@@ -149,7 +148,7 @@ def draw(ctx: Ctx, player: str, count: int = 1) -> None:
         summary=f"Ogni giocatore {terms.verb('draw')} N carte, in ordine APNAP")
 def each_player_draws(ctx: Ctx, count: int = 1) -> None:
     count = int_arg(count, "numero di carte")
-    rule = "121.2d" if shared_team_turns(ctx.s.variant) else "121.2c"
+    rule = "121.2d" if chars.shared_team_turns(ctx.s.variant) else "121.2c"
     for pl in chars.apnap(ctx.s):
         ops.draw_cards(ctx, pl, count, [rule])
 

@@ -14,8 +14,8 @@ from judge.engine import chars, ops
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, effect, sba
+from judge.engine.sba_acts import Act, ask_in_apnap_order, live, to_graveyard
 from judge.engine.state import Permanent, StackItem, State
-from judge.engine.state_actions import Act, ask_in_apnap_order, live, to_graveyard
 from judge.engine.triggers import is_source_of_pending
 
 

@@ -1,13 +1,33 @@
-"""Derived characteristics and game relations (pure functions of the state)."""
+"""Derived characteristics and game relations (pure functions of the state), and the variants'
+rules they depend on (starting life, shared team turns)."""
 
 from __future__ import annotations
 
 import re
 
-from judge.engine.scenario import shared_team_turns
 from judge.engine.state import Card, Permanent, Player, State
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
+
+
+def starting_life(variant: str, n_players: int, archenemy: bool = False) -> int:
+    """Starting life total (119.1, 119.1a–e) for one player (or team in 2HG)."""
+    if variant == "commander":
+        return 40
+    if variant == "two-headed-giant":
+        extra = max(0, n_players // 2 - 2)     # 810.11: +15 per player beyond the second
+        return 30 + 15 * extra
+    if variant == "brawl":
+        return 25 if n_players == 2 else 30
+    if variant == "archenemy":
+        return 40 if archenemy else 20
+    return 20
+
+
+def shared_team_turns(variant: str) -> bool:
+    """805.1: used in Two-Headed Giant and Archenemy games."""
+    return variant in ("two-headed-giant", "archenemy")
+
 
 def counter_pt(counters: dict[str, int]) -> tuple[int, int]:
     """Power/toughness change from +X/+Y and -X/-Y counters (122.1a, 613.4c)."""

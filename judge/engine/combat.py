@@ -12,7 +12,6 @@ from judge.engine import chars
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, tba
-from judge.engine.scenario import shared_team_turns
 from judge.engine.state import Combat, Permanent, State
 
 
@@ -91,7 +90,7 @@ def attackers_of_defender(st: State, pid: str) -> list[dict]:
     cb = st.combat
     if cb is None:
         return []
-    if shared_team_turns(st.variant):
+    if chars.shared_team_turns(st.variant):
         team = {p.id for p in chars.teammates(st, pid)}
     else:
         team = {pid}
@@ -132,7 +131,7 @@ def choose_defending_player(ctx: Ctx) -> None:
         return
     opps = chars.opponents(st, ap.id)
     option = st.options.get("attack", "multiple")
-    if shared_team_turns(st.variant):
+    if chars.shared_team_turns(st.variant):
         cb.defending_players = [p.id for p in opps]
         ctx.emit(["805.10a"], "La squadra non attiva è la squadra in difesa: "
                  f"{', '.join(p.name for p in opps)}.", "defending_player",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from judge.engine import chars, dungeon, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.registry import effect, sba
+from judge.engine.sba_acts import Act, live
 from judge.engine.state import StackItem
-from judge.engine.state_actions import Act, live
 
 ENGINES = terms.KEYWORD_IT["start your engines!"]
 

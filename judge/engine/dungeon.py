@@ -16,8 +16,8 @@ from judge.engine import ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action, decision, sba
+from judge.engine.sba_acts import Act
 from judge.engine.state import Card, Player, State
-from judge.engine.state_actions import Act
 
 # Undercity (205.3p): room names are flavour text (309.4b); the effects, in Italian,
 # are applied by the judge as each room ability resolves.

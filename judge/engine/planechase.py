@@ -14,8 +14,8 @@ from judge.engine import chars, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import action, sba
+from judge.engine.sba_acts import Act
 from judge.engine.state import Card, State
-from judge.engine.state_actions import Act
 
 
 def face_up(st: State) -> list[Card]:

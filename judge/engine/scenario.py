@@ -14,6 +14,7 @@ from typing import Any
 
 from judge.engine import scenario_fields as sf
 from judge.engine import scenario_refs
+from judge.engine.chars import starting_life
 from judge.engine.errors import ScenarioError
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
@@ -54,25 +55,6 @@ COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by"}
 EOT_KEYS = {"power", "toughness", "keywords"}
-
-
-def starting_life(variant: str, n_players: int, archenemy: bool = False) -> int:
-    """Starting life total (119.1, 119.1a–e) for one player (or team in 2HG)."""
-    if variant == "commander":
-        return 40
-    if variant == "two-headed-giant":
-        extra = max(0, n_players // 2 - 2)     # 810.11: +15 per player beyond the second
-        return 30 + 15 * extra
-    if variant == "brawl":
-        return 25 if n_players == 2 else 30
-    if variant == "archenemy":
-        return 40 if archenemy else 20
-    return 20
-
-
-def shared_team_turns(variant: str) -> bool:
-    """805.1: used in Two-Headed Giant and Archenemy games."""
-    return variant in ("two-headed-giant", "archenemy")
 
 
 def _count_objects(data: dict) -> int:

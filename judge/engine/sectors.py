@@ -13,8 +13,8 @@ from judge.engine import chars, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, sba
+from judge.engine.sba_acts import Act, ask_in_apnap_order, live
 from judge.engine.state import SECTORS, State
-from judge.engine.state_actions import Act, ask_in_apnap_order, live
 
 SCULPTOR = terms.KEYWORD_IT["space sculptor"]
 

@@ -13,52 +13,14 @@ actions of a mechanic with more rules of its own live with it: battles
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Callable
 
 from judge.engine import chars, leaving, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import SBAS, decision, sba
+from judge.engine.sba_acts import Act, ask_in_apnap_order, live, to_graveyard
 from judge.engine.state import CARD_LISTS, Permanent, State
 from judge.engine.triggers import is_source_of_pending
-
-
-@dataclass
-class Act:
-    rules: list[str]
-    text: str
-    kind: str
-    objects: list[str] = field(default_factory=list)
-    players: list[str] = field(default_factory=list)
-    apply: Callable[[Ctx], None] | None = None
-    moves: str | None = None          # id of the object this action moves (dedupe)
-    loss: str | None = None           # id of the player who loses
-    counts: bool = True               # False: applied and logged, but no SBA was performed
-
-
-def to_graveyard(oid: str):
-    def apply(ctx: Ctx) -> None:
-        if ctx.s.perm(oid) is not None:
-            ops.move(ctx, oid, "graveyard")
-    return apply
-
-
-def live(ctx: Ctx) -> list[Permanent]:
-    """Phased-in permanents: phased-out ones are treated as though they don't exist (702.26b).
-    Computed once per check (the state-based action functions only look at the state)."""
-    cached = getattr(ctx, "phased_in", None)
-    if cached is not None:
-        return cached
-    return [p for p in ctx.s.battlefield if not p.phased_out]
-
-
-
-def ask_in_apnap_order(ctx: Ctx, choosers: list[str]) -> list[str]:
-    """Players who must choose at the same time, in APNAP order (101.4)."""
-    order = [p.id for p in chars.apnap(ctx.s)]
-    rest = [pid for pid in choosers if pid not in order]
-    return [pid for pid in order if pid in choosers] + rest
 
 
 # --- players ---------------------------------------------------------------------

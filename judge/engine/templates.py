@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.chars import starting_life
 from judge.engine.errors import ScenarioError
-from judge.engine.scenario import FORMAT, MAX_PLAYERS, VERSION, starting_life
+from judge.engine.scenario import FORMAT, MAX_PLAYERS, VERSION
 from judge.engine.state import VARIANTS
 from judge.engine.terms import TWO_HEADED_GIANT as THG
 

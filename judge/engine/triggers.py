@@ -15,7 +15,6 @@ from judge.engine import chars, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision
-from judge.engine.scenario import shared_team_turns
 from judge.engine.state import Permanent, StackItem, State
 
 
@@ -40,7 +39,7 @@ def is_source_of_pending(st: State, oid: str) -> bool:
 def _groups(st: State) -> list[tuple[str, set[str], list[str]]]:
     """Who puts abilities on the stack, in order: (chooser, controllers, rules)."""
     order = chars.apnap(st)
-    if shared_team_turns(st.variant):
+    if chars.shared_team_turns(st.variant):
         out, seen = [], set()
         for p in order:                               # 805.7: the active team first
             if p.team not in seen:

@@ -94,8 +94,7 @@ def day_night(ctx: Ctx) -> None:
     counts = last.get("spells_cast") or {}
     prev_ap = last.get("active_player")
     if prev_ap and st.has_player(prev_ap):
-        from judge.engine.scenario import shared_team_turns
-        if shared_team_turns(st.variant):
+        if chars.shared_team_turns(st.variant):
             team = st.player(prev_ap).team
             casters = [p.id for p in st.players if p.team == team]
             step_rule = "502.2a"

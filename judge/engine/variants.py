@@ -9,8 +9,8 @@ from judge.engine import chars, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, sba
+from judge.engine.sba_acts import Act, ask_in_apnap_order
 from judge.engine.state import State
-from judge.engine.state_actions import Act, ask_in_apnap_order
 from judge.engine.triggers import is_source_of_pending
 
 COMMANDER_VARIANTS = ("commander", "brawl")      # Brawl is an option of Commander (903.12a)

@@ -24,7 +24,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(health_bp)
 
-    from judge.web.scenario import bp as scenario_bp
+    from judge.web.simulator import bp as scenario_bp
 
     app.register_blueprint(scenario_bp)
 

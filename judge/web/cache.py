@@ -17,7 +17,8 @@ from collections import OrderedDict
 from flask import Response, current_app, make_response, request, session
 
 from judge.corpus import load_corpus
-from judge.web import compress, library
+from judge.web import compress
+from judge.web.simulator import library
 
 MAX_BYTES = 16 * 1024 * 1024  # about 1,000 rule pages; with the search caches, the server stays under 200 MB
 MAX_KEY = 2048  # longer URLs are rendered but not kept

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e_scenario.test_simulatore import WIDER
 from tests.scenario_web.test_judge_actions import BOARDS, VALID, board
-from judge.web import scenario_actions as acts
+from judge.web.simulator import actions as acts
 
 VIEWPORTS = {"telefono": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
                           "is_mobile": True},

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from judge.engine.templates import new_scenario
 from judge.web import create_app
-from judge.web import scenario_history as hist
-from judge.web import scenario_play as play
+from judge.web.simulator import history as hist
+from judge.web.simulator import play
 
 from .conftest import TOKEN_RE, bear
 

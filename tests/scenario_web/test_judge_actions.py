@@ -11,7 +11,7 @@ import pytest
 
 from judge.engine.registry import ACTIONS
 from judge.engine.templates import new_scenario
-from judge.web import scenario_actions as acts
+from judge.web.simulator import actions as acts
 
 from .conftest import bear
 

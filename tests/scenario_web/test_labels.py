@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from judge.corpus.terminology import load_terminology
 from judge.engine import terms
-from judge.web import scenario_actions as acts
-from judge.web import scenario_forms as forms
+from judge.web.simulator import actions as acts
+from judge.web.simulator import forms
 
 TABLE = load_terminology()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from judge.web import library
+from judge.web.simulator import library
 
 
 def test_scenarios_for_rule_exact_and_below(library_dir):

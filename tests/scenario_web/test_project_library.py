@@ -14,8 +14,8 @@ from werkzeug.datastructures import MultiDict
 from judge.engine import Game
 from judge.engine import scenario as sc
 from judge.engine.scenario_json import to_dict
-from judge.web import create_app, library
-from judge.web import scenario_views as views
+from judge.web import create_app
+from judge.web.simulator import library, views
 
 from .conftest import TOKEN_RE
 
@@ -143,7 +143,7 @@ def test_an_imported_malformed_expected_state_is_left_out_not_a_server_error(rea
 
 def decision_fields(pending: dict, answer) -> dict:
     """The stepper's form fields that give ``answer`` to ``pending`` (the inverse of
-    scenario_play.answer_from_form), or the JSON field for a kind without a form."""
+    play.answer_from_form), or the JSON field for a kind without a form."""
     kind, opts = pending["kind"], pending.get("options") or {}
     answer = pending["default"] if answer is None else answer
     if kind in ("choose_defending_player", "choose_protector"):

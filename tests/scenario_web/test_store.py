@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge import ROOT
-from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
-                                      ScenarioStore, StoreError, canonical, canonical_edited,
-                                      json_depth, valid_id)
+from judge.web.simulator.store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
+                                       ScenarioStore, StoreError, canonical, canonical_edited,
+                                       json_depth, valid_id)
 
 
 def doc(n: int, size: int = 0) -> dict:
@@ -103,7 +103,7 @@ def test_concurrent_threads_lose_nothing(tmp_path):
 WRITER = r"""
 import sys
 sys.path.insert(0, {root!r})
-from judge.web.scenario_store import ScenarioStore
+from judge.web.simulator.store import ScenarioStore
 store = ScenarioStore({path!r})
 start, count, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 for n in range(start, start + count):

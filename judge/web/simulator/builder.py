@@ -1,236 +1,24 @@
-"""The scenario builder and the stepper (blueprint "scenario").
-
-Routes (documented in docs/simulatore.md):
-
-    GET  /simulatore                              start: variant, import, library
-    POST /simulatore/nuovo                        a new scenario from a variant
-    POST /simulatore/importa                      a scenario or game from a file or pasted JSON
-    GET  /simulatore/libreria                     the library, by rule section, questions and answers
-    GET  /simulatore/libreria/<slug>              a library scenario in the builder
-    GET  /simulatore/libreria/<slug>/avvia        a library scenario in the stepper
-    GET  /simulatore/modifica/<id>                the builder (a saved draft)
-    POST /simulatore/modifica/<id>                save the builder form (→ a new id)
-    GET  /simulatore/modifica/<id>/scenario.json  the draft as a file
-    GET  /s/<id>                                  permalink: the stepper (or the builder for a draft)
-    POST /s/<id>                                  step, step to, next turn, undo, redo, decide
-    GET  /s/<id>/modifica                         the current state of a game in the builder
-    GET  /s/<id>/scenario.json                    the current state as a scenario file
-    GET  /s/<id>/partita.json                     starting scenario + actions
-    GET  /s/<id>/registro.md                      the log as Markdown with rule links
-    GET  /api/scenari/<id>                        a saved document (and for a game: state, events)
-    POST /api/scenari                             save a scenario or a game (JSON body)
-    POST /api/scenari/<id>/azioni                 perform one action on a saved game (JSON body)
-
-Every state is saved under a content-addressed id (see scenario_store), so any
-URL above is a permalink that survives restarts and works for anybody.
-"""
+"""The start page (a new scenario from a variant, an imported file, the library) and the
+builder: routes of the "scenario" blueprint (the package lists them all)."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from functools import lru_cache
-from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import current_app, redirect, render_template, request, url_for
 
 from judge.engine import ScenarioError
 from judge.engine import scenario as sc
 from judge.engine import templates
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
-from judge.web import library
-from judge.web import scenario_forms as forms
-from judge.web import scenario_forms_state as state_fields
-from judge.web import scenario_play as play
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.scenario_history import Histories
-from judge.web.scenario_store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
-                                      StoreError, check_document, document_id, json_depth,
-                                      store_for)
-
-bp = Blueprint("scenario", __name__)
-
-KIND_SCENARIO = "scenario"
-KIND_GAME = "partita"
-MAX_UPLOAD_BYTES = MAX_DOCUMENT_BYTES * 2      # a pretty-printed file is larger than its canonical form
-RULE_HOVER_CHARS = 600
-
-
-@bp.app_context_processor
-def _endpoint_helpers():
-    """``has_endpoint``/``endpoint_url`` for base.html even when the rules blueprint
-    (which normally provides them) is not registered."""
-    def has_endpoint(name: str) -> bool:
-        return name in current_app.view_functions
-
-    def endpoint_url(name: str, fallback: str, **values) -> str:
-        return url_for(name, **values) if name in current_app.view_functions else fallback
-
-    return {"has_endpoint": has_endpoint, "endpoint_url": endpoint_url}
-
-
-@bp.app_template_global("scenari_per_regola")
-def scenari_per_regola(number: str, limit: int = 8) -> list[tuple[str, str]]:
-    """For the rule page's "Prova nel simulatore" block: ``[(slug, title)]``."""
-    try:
-        return library.scenarios_for_rule(number, current_app.config.get("SCENARIO_LIBRARY") or None)[:limit]
-    except OSError:
-        return []
-
-
-# --- helpers ---------------------------------------------------------------------------------
-
-class BadRequest(Exception):
-    def __init__(self, status: int, message: str, errors: list[tuple[str, str]] | None = None):
-        self.status, self.message, self.errors = status, message, errors or []
-        super().__init__(message)
-
-
-def _store():
-    return store_for(current_app)
-
-
-def histories() -> Histories:
-    """The app's game histories (config ``SCENARIO_SNAPSHOTS``, default on; env
-    ``JUDGE_SCENARIO_SNAPSHOTS=0`` turns the cache off: every request replays)."""
-    h = current_app.extensions.get("judge_histories")
-    if h is None:
-        on = current_app.config.get("SCENARIO_SNAPSHOTS",
-                                    os.environ.get("JUDGE_SCENARIO_SNAPSHOTS", "1") != "0")
-        h = current_app.extensions["judge_histories"] = Histories(_store(), enabled=bool(on))
-    return h
-
-
-def _save(doc: Any, kind: str) -> str:
-    try:
-        return _store().save(doc, kind)
-    except StoreError as e:
-        raise BadRequest(413, e.message) from None
-
-
-def _load(ident: str) -> tuple[str, Any]:
-    return _load_raw(ident)[:2]
-
-
-def _load_raw(ident: str) -> tuple[str, Any, bytes]:
-    """``(kind, document, its canonical JSON)``; 404 or 500 (damaged) as a BadRequest."""
-    try:
-        found = _store().load_raw(ident)
-    except CorruptDocument:
-        current_app.logger.error("documento danneggiato nel database: %s", ident)
-        raise BadRequest(500, "Questo scenario salvato è danneggiato e non può essere aperto.") from None
-    if found is None:
-        raise BadRequest(404, "Scenario non trovato: l'indirizzo è sbagliato o incompleto.")
-    return found
-
-
-@bp.errorhandler(BadRequest)
-def _bad_request(e: BadRequest):
-    errors = [{"path": p, "message": m} for p, m in e.errors]
-    if request.path.startswith("/api/"):
-        return error_response(e.status, e.message, errors=errors)
-    return render_template("scenario_errore.html", status=e.status, message=e.message,
-                           errors=errors), e.status
-
-
-def rule_url(number: str, external: bool = False) -> str:
-    if "rules.rule" in current_app.view_functions:
-        return url_for("rules.rule", numero=number, _external=external)
-    return (request.host_url.rstrip("/") if external else "") + f"/regole/{number}"
-
-
-@lru_cache(maxsize=4096)
-def _rule_text(number: str, corpus_key: int) -> tuple[bool, str, str]:
-    from judge.corpus import load_corpus
-    rule = load_corpus().get(number)
-    if rule is None or rule.best is None:
-        return False, "", ""
-    text = rule.best.text
-    if len(text) > RULE_HOVER_CHARS:
-        text = text[:RULE_HOVER_CHARS].rsplit(" ", 1)[0] + " …"
-    return True, text, rule.best.lang
-
-
-def rule_info(number: str) -> dict:
-    """Number, URL and hover text (Italian where we have it) of a cited rule."""
-    from judge.corpus import load_corpus
-    try:
-        exists, text, lang = _rule_text(number, id(load_corpus()))
-    except Exception:  # the corpus is missing: links still work, no hover text
-        exists, text, lang = False, "", ""
-    return {"number": number, "url": rule_url(number), "text": text, "lang": lang,
-            "exists": exists}
-
-
-def _json_body(raw: str | bytes) -> Any:
-    if isinstance(raw, bytes):
-        if len(raw) > MAX_UPLOAD_BYTES:
-            raise BadRequest(413, f"File troppo grande: il limite è {MAX_UPLOAD_BYTES // 1024} KB.")
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BadRequest(422, "Il file non è testo UTF-8: serve un file JSON.") from None
-    if len(raw) > MAX_UPLOAD_BYTES:
-        raise BadRequest(413, f"Testo troppo lungo: il limite è {MAX_UPLOAD_BYTES // 1024} KB.")
-    if not raw.strip():
-        raise BadRequest(422, "Nessun JSON: scegli un file o incolla il testo dello scenario.")
-    try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except RecursionError:
-        raise BadRequest(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.") from None
-    except ValueError as e:
-        msg = (f"JSON non valido alla riga {e.lineno}, colonna {e.colno}: {e.msg}"
-               if isinstance(e, json.JSONDecodeError) else f"JSON non valido: {e}")
-        raise BadRequest(422, msg + ".") from None
-    depth = json_depth(data)
-    if depth > MAX_JSON_DEPTH:
-        raise BadRequest(422, f"JSON troppo annidato: profondità {depth}, il limite è {MAX_JSON_DEPTH}.")
-    return data
-
-
-def _api_body() -> Any:
-    if not request.is_json:
-        raise BadRequest(415, "Serve un corpo JSON (Content-Type: application/json).")
-    return _json_body(request.get_data(cache=False))
-
-
-def _no_constant(name: str):
-    raise ValueError(f"valore non ammesso {name}")
-
-
-def _store_document(data: Any) -> tuple[str, str]:
-    """Validate and save a scenario or a game; returns (kind, id)."""
-    if play.is_game(data):
-        errs = play.check_game(data)
-        if not errs:
-            errs = [(f"scenario.{p}" if p else "scenario", m)
-                    for p, m in play.validate_scenario(data["scenario"])]
-        if errs:
-            raise BadRequest(422, "La partita non è valida.", errs)
-        data.setdefault("actions", [])
-        data.setdefault("redo", [])
-        try:
-            ident = document_id(check_document(data))
-        except StoreError as e:
-            raise BadRequest(413, e.message) from None
-        played = histories().open(ident, data, log=0)     # replayed once, and cached
-        if played.broken:
-            raise BadRequest(422, "La partita non si può riprodurre: " + played.broken[1] + ".")
-        return KIND_GAME, _save(data, KIND_GAME)
-    if not isinstance(data, dict):
-        raise BadRequest(422, "Lo scenario deve essere un oggetto JSON.")
-    errs = play.validate_scenario(data)
-    if errs:
-        raise BadRequest(422, "Lo scenario non è valido.", errs)
-    return KIND_SCENARIO, _save(data, KIND_SCENARIO)
-
-
-def _url_for_doc(kind: str, ident: str, external: bool = False) -> str:
-    if kind == KIND_GAME:
-        return url_for("scenario.partita", ident=ident, _external=external)
-    return url_for("scenario.modifica", ident=ident, _external=external)
+from judge.web.simulator import forms, library, play, state_fields
+from judge.web.simulator.blueprint import BadRequest, bp
+from judge.web.simulator.documents import (KIND_GAME, KIND_SCENARIO, MAX_UPLOAD_BYTES, _download,
+                                           _json_body, _load, _save, _store_document,
+                                           _url_for_doc)
+from judge.web.simulator.store import StoreError, check_document
 
 
 # --- the start page ---------------------------------------------------------------------------
@@ -460,13 +248,3 @@ def bozza_json(ident: str):
     if kind == KIND_GAME:
         return redirect(url_for("scenario.stato_json", ident=ident), 303)
     return _download(doc, f"scenario-{ident}.json")
-
-
-def _download(data: Any, name: str, mimetype: str = "application/json") -> Response:
-    body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    resp = Response(body, mimetype=mimetype)
-    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return resp
-
-
-from judge.web import scenario_game  # noqa: E402,F401  (the stepper's routes, on this blueprint)

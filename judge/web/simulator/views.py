@@ -13,8 +13,8 @@ from judge.engine.game import ANYTIME_ACTIONS
 from judge.engine.library import check_state
 from judge.engine.terms import SECTOR_IT
 from judge.engine.state import CARD_LISTS
-from judge.web import scenario_actions as acts
-from judge.web import scenario_forms as forms
+from judge.web.simulator import actions as acts
+from judge.web.simulator import forms
 
 
 def _pt(p) -> str:

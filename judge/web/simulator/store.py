@@ -16,7 +16,7 @@ tail, which SQLite discards on the next open.  Reads check the content hash,
 so a damaged row is reported, never served.
 
 Beside the documents, a cache of game histories (tables ``storia`` and
-``partite_storia``, see judge/web/scenario_history.py): for each prefix of a
+``partite_storia``, see judge/web/simulator/history.py): for each prefix of a
 game, the events of its last action and, often, the engine's state after it,
 so that opening a game costs the same after 1,000 actions as after one.  The
 documents stay the truth: the cache can be deleted at any time.
@@ -38,7 +38,7 @@ from judge.engine.validation import json_depth  # one walker for the engine and 
 
 DB_NAME = "scenari.sqlite3"
 
-# Limits (the messages are shown to users; see also judge.web.scenario for limits on content).
+# Limits (the messages are shown to users; see also judge.web.simulator.forms for limits on content).
 MAX_DOCUMENT_BYTES = 512 * 1024       # canonical JSON of one saved document
 MAX_JSON_DEPTH = 24
 

@@ -17,7 +17,7 @@ from judge.engine import terms
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
-from judge.web import scenario_forms_state as state_fields
+from judge.web.simulator import state_fields
 
 # --- Italian labels ------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Opening a saved game without replaying it from the start.
 
-A game document (starting scenario + actions, see scenario_play) stays the whole
+A game document (starting scenario + actions, see play) stays the whole
 truth.  Beside it the store caches, for each prefix of a game's history, the
 events of its last action and a snapshot of the engine's state after it (every
 action made in the browser; every ``SNAPSHOT_EVERY`` actions when an old or
@@ -10,7 +10,7 @@ action at a time, so
 
 * undo is the parent key, redo and a new action one more link: no replay;
 * the ``redo`` list is not part of a key: a game and its undone copy share states;
-* a new engine build (any change under judge/engine/ or to scenario_play) starts a new
+* a new engine build (any change under judge/engine/ or to play) starts a new
   set of keys, so a snapshot is only ever read by the code that wrote it; old games
   replay once, then are cached again;
 * the cache can be deleted at any time (or turned off: ``SCENARIO_SNAPSHOTS=False``,
@@ -32,10 +32,10 @@ from typing import Any
 import judge.engine
 from judge.engine import Game, IllegalAction
 from judge.engine.events import Event
-from judge.web import scenario_play as play
-from judge.web.scenario_store import (MAX_JSON_DEPTH, HistoryRow, ScenarioStore, canonical,
-                                      canonical_edited, check_document, check_size,
-                                      json_depth)
+from judge.web.simulator import play
+from judge.web.simulator.store import (MAX_JSON_DEPTH, HistoryRow, ScenarioStore, canonical,
+                                       canonical_edited, check_document, check_size,
+                                       json_depth)
 
 SNAPSHOT_EVERY = 32          # when replaying a game nobody cached: a snapshot every N actions
 LOG_EVENTS = 150             # events the stepper shows (the exports have them all)
@@ -43,7 +43,7 @@ SNAPSHOT_FORMAT = "1"
 
 
 def engine_build() -> str:
-    """Identifies the code that turns a document into states (the engine, and scenario_play
+    """Identifies the code that turns a document into states (the engine, and play
     which maps a document's actions to it): snapshots and cached events are valid for this
     build only."""
     h = hashlib.sha256(f"{SNAPSHOT_FORMAT}:{sys.version_info[:2]}".encode())

@@ -1,5 +1,5 @@
 """The builder's fields for the rest of a game state: mana pools, commander damage, teams and
-the stack (see scenario_forms for the form's conventions: fields named after the scenario
+the stack (see forms for the form's conventions: fields named after the scenario
 path they edit, so the engine's errors land beside them)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from judge.engine.state import MANA
+from judge.engine.terms import MANA_IT
 
 MANA_NAMES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "c": "C", "bianco": "W",
               "blu": "U", "nero": "B", "rosso": "R", "verde": "G", "incolore": "C",
@@ -16,7 +17,6 @@ STACK_KINDS = {"ability": "abilità", "spell": "magia"}
 
 
 def mana_text(pool: dict | None) -> str:
-    from judge.web.scenario_forms import MANA_IT
     return ", ".join(f"{MANA_IT.get(k, k)}: {n}" for k, n in (pool or {}).items() if n)
 
 

@@ -1,6 +1,6 @@
 """The stepper and the games' JSON API (routes of the "scenario" blueprint).
 
-A game is opened through scenario_history (a cached snapshot, not a replay from the
+A game is opened through history (a cached snapshot, not a replay from the
 start); every action, judge actions included, is one more entry in the game document,
 saved under a new permalink.
 """
@@ -8,23 +8,24 @@ saved under a new permalink.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from flask import current_app, jsonify, redirect, render_template, request, url_for
 
 from judge.engine import IllegalAction, ScenarioError
 from judge.engine.steps import STEP_NAMES
-from judge.web import scenario_actions as acts
-from judge.web import scenario_forms as forms
-from judge.web import scenario_play as play
-from judge.web import scenario_views as views
 from judge.web.errors import error_response
-from judge.web.scenario import (KIND_GAME, KIND_SCENARIO, BadRequest, _api_body, _download,
-                                _load, _load_raw, _save, _store_document, _url_for_doc, bp,
-                                histories, rule_info, rule_url)
-from judge.web.scenario_history import LOG_EVENTS, Save
-from judge.web.scenario_store import StoreError
+from judge.web.simulator import actions as acts
+from judge.web.simulator import forms, play, views
+from judge.web.simulator.blueprint import BadRequest, bp
+from judge.web.simulator.documents import (KIND_GAME, KIND_SCENARIO, _api_body, _download, _load,
+                                           _load_raw, _save, _store_document, _url_for_doc,
+                                           histories)
+from judge.web.simulator.history import LOG_EVENTS, Save
+from judge.web.simulator.store import StoreError
 
 LAST_EVENTS = 12            # "what just happened", above the board
+RULE_HOVER_CHARS = 600
 
 
 class _Redirect(Exception):
@@ -56,6 +57,37 @@ def _save_game(save: Save) -> str:
         return histories().save(save, KIND_GAME)
     except StoreError as e:
         raise BadRequest(413, e.message) from None
+
+
+# --- links to the rules the log cites ------------------------------------------------------------
+
+def rule_url(number: str, external: bool = False) -> str:
+    if "rules.rule" in current_app.view_functions:
+        return url_for("rules.rule", numero=number, _external=external)
+    return (request.host_url.rstrip("/") if external else "") + f"/regole/{number}"
+
+
+@lru_cache(maxsize=4096)
+def _rule_text(number: str, corpus_key: int) -> tuple[bool, str, str]:
+    from judge.corpus import load_corpus
+    rule = load_corpus().get(number)
+    if rule is None or rule.best is None:
+        return False, "", ""
+    text = rule.best.text
+    if len(text) > RULE_HOVER_CHARS:
+        text = text[:RULE_HOVER_CHARS].rsplit(" ", 1)[0] + " …"
+    return True, text, rule.best.lang
+
+
+def rule_info(number: str) -> dict:
+    """Number, URL and hover text (Italian where we have it) of a cited rule."""
+    from judge.corpus import load_corpus
+    try:
+        exists, text, lang = _rule_text(number, id(load_corpus()))
+    except Exception:  # the corpus is missing: links still work, no hover text
+        exists, text, lang = False, "", ""
+    return {"number": number, "url": rule_url(number), "text": text, "lang": lang,
+            "exists": exists}
 
 
 # --- the page ------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
-from judge.web import scenario_forms as forms
+from judge.web.simulator import forms
 
 # --- Italian names -------------------------------------------------------------------------
 

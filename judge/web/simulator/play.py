@@ -11,7 +11,7 @@ A saved game is::
 
 A document is the whole truth about a state and its log (the engine is
 deterministic: the seed is in the scenario), and undo/redo are list operations
-on the document.  The web keeps no Game between requests; scenario_history
+on the document.  The web keeps no Game between requests; history
 opens a document from a cached snapshot instead of replaying it all.
 """
 
@@ -26,9 +26,9 @@ from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
-from judge.web import scenario_actions as judge_actions
+from judge.web.simulator import actions as judge_actions
 from judge.engine.state import CARD_LISTS
-from judge.web.scenario_forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
+from judge.web.simulator.forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
 GAME_FORMAT = "judge-partita"
 GAME_VERSION = 1
@@ -186,12 +186,12 @@ def describe(action: dict, st=None) -> str:
 @dataclass
 class Played:
     """A game document opened: the engine at its current state and the events of its last
-    actions (``steps``: all of them when ``complete``; see scenario_history)."""
+    actions (``steps``: all of them when ``complete``; see history)."""
 
     game: Game
     steps: list[tuple[int, dict, list[Event]]] = field(default_factory=list)
     broken: tuple[int, str] | None = None     # (action index, Italian message) when replay stopped
-    key: str | None = None                    # history key of the current state (scenario_history)
+    key: str | None = None                    # history key of the current state (history)
     complete: bool = True                     # steps hold every action's events
     n_actions: int = 0
     doc_data: bytes = b""                     # the document's canonical JSON, when loaded
