@@ -24,6 +24,8 @@ def test_exercises():
     assert library.exercises("704.5j", "704")
     assert library.exercises("704.5j", "7")
     assert not library.exercises("704.5", "704.5j")
+    assert not library.exercises("704.5aa", "704.5a")  # a two-letter subrule is no child of a one-letter one
+    assert library.exercises("704.5aa", "704.5")
     assert not library.exercises("704.50", "704.5")  # riferimenti: nessuno
     assert not library.exercises("7040.1", "704")
 

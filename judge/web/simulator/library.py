@@ -160,7 +160,7 @@ def exercises(cited: str, number: str) -> bool:
     rest = cited[len(number):]
     if "." not in number:                          # a section ("704") or chapter
         return rest.startswith(".") or (len(number) == 1 and rest[:1].isdigit())
-    return rest.isalpha()                          # 704.5 → 704.5j
+    return number[-1].isdigit() and rest.isalpha()  # 704.5 → 704.5j; nothing is below 704.5a (704.5aa isn't)
 
 
 _by_rule: dict[tuple, dict[str, list[tuple[str, str]]]] = {}
