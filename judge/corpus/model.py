@@ -238,6 +238,8 @@ class Corpus:
             date = dt.date(int(edition[:4]), int(edition[4:6]), int(edition[6:])) if edition else None
             version = (f"Traduzione non ufficiale del progetto judge dall'edizione inglese del {italian_date(date)}"
                        if date else "Traduzione non ufficiale del progetto judge")
+            if current and edition != en.id:
+                version += ", il cui testo è invariato nell'edizione in vigore"
             return Text("it", value, examples, version, date, path.name, line, "traduzione", edition, current)
 
         for tf in self.translation:

@@ -74,7 +74,7 @@ def known(corpus: Corpus):
 
 def homonym_notice(number: str, corpus: Corpus) -> str | None:
     """For a number read in the edition in force: a notice when an older edition gave it to
-    another rule (726.1 was Restarting the Game until 20260619), so that a text written then is
+    another rule (726.1 was Restarting the Game before 20260417), so that a text written then is
     not read as today's rule without a word."""
     for edition in reversed(corpus.editions[:-1]):
         w = corpus.lineage.follow(number, edition)

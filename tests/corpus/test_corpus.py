@@ -12,7 +12,9 @@ def test_lookup_in_both_languages(corpus):
     # No community text for 704.5a: the project's translation of the English in force stands in.
     rule = corpus.get("704.5a")
     assert rule.it is None and rule.best is rule.tr and rule.tr.layer == "traduzione"
-    assert rule.tr.edition == corpus.in_force.id and rule.tr.current
+    # Translated from 20260619, whose English of 704.5a is the text in force (adoption keeps the marker).
+    assert rule.tr.edition == "20260619" and rule.tr.current
+    assert rule.tr.version.endswith("19 giugno 2026, il cui testo è invariato nell'edizione in vigore")
 
 
 def test_every_rule_in_force_has_current_italian(corpus):

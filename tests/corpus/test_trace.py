@@ -31,8 +31,7 @@ from judge.corpus.trace import (
 
 @pytest.fixture(scope="module")
 def real(corpus):
-    old, new = corpus.editions[0], corpus.editions[-1]
-    assert (old.id, new.id) == ("20251114", "20260619")
+    old, new = corpus.edition("20251114"), corpus.edition("20260619")
     return old, new, Trace(old, new)
 
 
