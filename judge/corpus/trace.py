@@ -1,9 +1,9 @@
 """Where every rule went between two English editions: the rule trace.
 
 Rules are matched across editions by text first and by number second, because
-numbers move: in 20260619 the new section 722 (Preparation Cards) pushed the old
-722–732 down to 723–733, so the old 726.1 (Restarting the Game) is the new 727.1
-and the new 726.1 is another rule (The Initiative, once 725.1).
+numbers move: in 20260417 the new section 722 (Preparation Cards) pushed the old
+722–732 down to 723–733, so 726.1 in 20260227 (Restarting the Game) is 727.1 in 20260417,
+and 726.1 in 20260417 is another rule (The Initiative, 725.1 in 20260227).
 
 Matching, in order of how sure it is:
 
