@@ -1,11 +1,12 @@
 """Parser for the official Comprehensive Rules TXT editions in ``rules_en/``.
 
-``MagicCompRules-YYYYMMDD.txt`` (UTF-8 with BOM) holds an introduction, the
+``MagicCompRules-YYYYMMDD.txt`` (UTF-8, BOM or not) holds an introduction, the
 contents, the numbered rules (chapters "1. Game Concepts", sections "100.
 General", rules "100.1. …", subrules "100.1a …", "Example: …" lines, and a few
 indented continuation paragraphs), the glossary and the credits (ignored).
 The published files are irregular in small ways ("119.1d." with a dot, "606.5"
-without one); the parser accepts them and keeps the text as published.
+without one; no BOM in 20260116 and 20260227); the parser accepts them and keeps the
+text as published.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Rules are matched across editions by text first and by number second, because
 numbers move: in 20260417 the new section 722 (Preparation Cards) pushed the old
-722–732 down to 723–733, so the old 726.1 (Restarting the Game) became 727.1 in 20260417
-and 726.1 another rule (The Initiative, once 725.1) in 20260417.
+722–732 down to 723–733, so 726.1 in 20260227 (Restarting the Game) is 727.1 in 20260417,
+and 726.1 in 20260417 is another rule (The Initiative, 725.1 in 20260227).
 
 Matching, in order of how sure it is:
 

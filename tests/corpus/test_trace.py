@@ -1,9 +1,14 @@
-"""The rule trace between editions: on the two real editions (the 722–732 → 723–733 shift as
-moves, the real modifications as modifications) and on synthetic editions with planted
+"""The rule trace between editions: on the real editions (the 722–732 → 723–733 shift as
+moves, the real modifications as modifications; every change between consecutive editions as
+read on both texts, tests/data/modifiche_consecutive.tsv; a direct trace between distant
+editions agrees with the chain of consecutive ones) and on synthetic editions with planted
 renumberings, moves, edits and removals."""
 
 from __future__ import annotations
 
+import difflib
+import hashlib
+import itertools
 import re
 from collections import Counter
 from pathlib import Path
@@ -12,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from judge import RULES_EN_DIR
 from judge.corpus.diff import diff_editions, heading_changes
 from judge.corpus.rules_en import Edition
 from judge.corpus.rules_it import SourceRule
@@ -28,11 +34,32 @@ from judge.corpus.trace import (
     numbers_in,
 )
 
+from .conftest import editions
+
+EDITION_IDS = [p.name[len("MagicCompRules-"):-len(".txt")] for p in editions()]
+CONSECUTIVE = list(zip(EDITION_IDS, EDITION_IDS[1:]))
+DISTANT = [(a, b) for a, b in itertools.combinations(EDITION_IDS, 2) if (a, b) not in CONSECUTIVE]
+READ_CHANGES = Path(__file__).resolve().parents[1] / "data" / "modifiche_consecutive.tsv"
+
 
 @pytest.fixture(scope="module")
 def real(corpus):
+    """The first edition and 19 June 2026: the shift of 722–732 seen from seven months away."""
     old, new = corpus.edition("20251114"), corpus.edition("20260619")
     return old, new, Trace(old, new)
+
+
+@pytest.fixture(scope="module")
+def traces(corpus):
+    """Trace between two editions by id, computed once."""
+    cache: dict[tuple[str, str], Trace] = {}
+
+    def get(a: str, b: str) -> Trace:
+        if (a, b) not in cache:
+            cache[(a, b)] = Trace(corpus.edition(a), corpus.edition(b))
+        return cache[(a, b)]
+
+    return get
 
 
 def _shifted(number: str) -> str:
@@ -40,13 +67,7 @@ def _shifted(number: str) -> str:
     return f"{int(section) + 1}.{rest}" if rest else str(int(section) + 1)
 
 
-# -- the two real editions ------------------------------------------------------------------
-
-
-def test_every_rule_appears_once_on_each_side(real):
-    old, new, trace = real
-    assert Counter(s.old for s in trace.rules if s.old) == Counter(r.number for r in old.rules)
-    assert Counter(s.new for s in trace.rules if s.new) == Counter(r.number for r in new.rules)
+# -- the real editions -----------------------------------------------------------------------
 
 
 def test_the_722_to_732_block_moved_down_by_one(real):
@@ -95,25 +116,99 @@ def test_moves_inside_a_section(real):
     assert (trace.step_from("701.50c").new, trace.step_from("701.50c").kind) == ("701.50b", MOVED_MODIFIED)
 
 
-def test_kinds_are_what_they_claim(real):
-    """Independent of how the trace matched: a move has the same text, a renumbering-only change
-    differs only in numbers that the trace itself maps, a modification differs otherwise."""
-    old, new, trace = real
+@pytest.mark.parametrize("a,b", CONSECUTIVE + DISTANT, ids=[f"{a}..{b}" for a, b in CONSECUTIVE + DISTANT])
+def test_kinds_are_what_they_claim(traces, corpus, a, b):
+    """Independent of how the trace matched, between any two editions: every rule is accounted
+    for once on each side; a move has the same text, a renumbering-only change differs only in
+    numbers that the trace itself maps, a modification differs otherwise; no rule added or
+    removed has its text (or nearly) on the other side among the rules the trace left unmatched
+    or changed, which would be a missed move; a section goes where its title went."""
+    old, new, trace = corpus.edition(a), corpus.edition(b), traces(a, b)
 
     def text(edition, number):
         return full_text(edition.rule(number))
 
+    assert Counter(s.old for s in trace.rules if s.old) == Counter(r.number for r in old.rules)
+    assert Counter(s.new for s in trace.rules if s.new) == Counter(r.number for r in new.rules)
     for s in trace.rules:
         if s.kind in (UNCHANGED, MOVED):
             assert text(old, s.old) == text(new, s.new)
             assert (s.kind == UNCHANGED) == (s.old == s.new)
         elif s.kind in (MODIFIED, MOVED_MODIFIED):
-            a, b = text(old, s.old), text(new, s.new)
-            assert a != b
-            follows = mask_numbers(a) == mask_numbers(b) and all(
-                x == y or trace.where(x) == y for x, y in zip(numbers_in(a), numbers_in(b)))
+            x, y = text(old, s.old), text(new, s.new)
+            assert x != y
+            follows = mask_numbers(x) == mask_numbers(y) and all(
+                p == q or trace.where(p) == q for p, q in zip(numbers_in(x), numbers_in(y)))
             assert s.renumbering_only == follows, s
             assert (s.kind == MODIFIED) == (s.old == s.new)
+    # Whatever the new text of a rule that changed, added or gone, it is not the lost twin of another.
+    loose_old = {s.old: text(old, s.old) for s in trace.rules if s.old and s.kind not in (UNCHANGED, MOVED)}
+    loose_new = {s.new: text(new, s.new) for s in trace.rules if s.new and s.kind not in (UNCHANGED, MOVED)}
+    old_texts, new_texts = set(loose_old.values()), set(loose_new.values())
+    for s in trace.rules:
+        if s.kind == ADDED:
+            assert loose_new[s.new] not in old_texts, s
+        if s.kind == REMOVED:
+            assert loose_old[s.old] not in new_texts, s
+            for n in (x.new for x in trace.rules if x.kind == ADDED):
+                ratio = difflib.SequenceMatcher(None, loose_old[s.old].split(), loose_new[n].split()).ratio()
+                assert ratio < 0.85, (s.old, n)
+    # Titles repeat across chapters ("General"): a section is known by its chapter and title.
+    titles = {(number // 100, title): number for number, title in new.sections.items()}
+    for number, title in old.sections.items():
+        step, there = trace.step_from(str(number)), titles.get((number // 100, title))
+        if there is not None:
+            assert (step.new, step.kind) == (str(there), MOVED if there != number else UNCHANGED), step
+        else:
+            assert step.kind in (MODIFIED, MOVED_MODIFIED, REMOVED), step
+
+
+def _read_changes() -> tuple[dict[str, str], dict[tuple[str, str], set[tuple]]]:
+    """The record of the changes read between consecutive editions: the sha256 of each file read,
+    and per pair the set of (level, old number, new number, kind, renumbering only)."""
+    hashes: dict[str, str] = {}
+    changes: dict[tuple[str, str], set[tuple]] = {}
+    for line in READ_CHANGES.read_text(encoding="utf-8").splitlines():
+        if m := re.fullmatch(r"# sha256 (\d{8}) ([0-9a-f]{64})", line):
+            hashes[m[1]] = m[2]
+        elif line and not line.startswith("#"):
+            a, b, level, o, n, kind, only = line.split("\t")
+            changes.setdefault((a, b), set()).add(
+                (level, None if o == "-" else o, None if n == "-" else n, kind, only == "sì"))
+    return hashes, changes
+
+
+@pytest.mark.parametrize("a,b", CONSECUTIVE, ids=[f"{a}..{b}" for a, b in CONSECUTIVE])
+def test_consecutive_editions_change_as_read(traces, a, b):
+    """Every change between consecutive editions is the one a person read on the two texts
+    (docs/edizioni.md): a trace that pairs, moves or flags one rule differently fails here."""
+    hashes, read = _read_changes()
+    files = {e: hashlib.sha256((RULES_EN_DIR / f"MagicCompRules-{e}.txt").read_bytes()).hexdigest() for e in (a, b)}
+    if (a, b) not in read or any(hashes.get(e) != h for e, h in files.items()):
+        pytest.skip(f"le modifiche tra {a} e {b} non sono ancora state lette su questi file: "
+                    f"rileggerle e aggiornare {READ_CHANGES.name}")
+    trace = traces(a, b)
+    found = {(s.level, s.old, s.new, s.kind, s.renumbering_only) for s in [*trace.changes, *trace.heading_changes]}
+    assert sorted(found - read[(a, b)], key=str) == [] and sorted(read[(a, b)] - found, key=str) == []
+
+
+@pytest.mark.parametrize("a,b", DISTANT, ids=[f"{a}..{b}" for a, b in DISTANT])
+def test_a_distant_trace_agrees_with_the_chain_of_consecutive_ones(traces, corpus, a, b):
+    """Between editions that are not consecutive (what /modifiche shows for any two), each rule
+    and section goes where the consecutive traces take it, step by step, with the same kind."""
+    chain = EDITION_IDS[EDITION_IDS.index(a):EDITION_IDS.index(b) + 1]
+    direct = traces(a, b)
+    old, new = corpus.edition(a), corpus.edition(b)
+    for number in [r.number for r in old.rules] + [str(s) for s in old.sections]:
+        now: str | None = number
+        for x, y in zip(chain, chain[1:]):
+            now = traces(x, y).where(now)
+            if now is None:
+                break
+        assert direct.where(number) == now, number
+        if now is not None and "." in number:
+            same = full_text(old.rule(number)) == full_text(new.rule(now))
+            assert direct.step_from(number).text_changed == (not same), number
 
 
 def test_diff_lists_changes_with_old_numbers(real):

@@ -17,6 +17,7 @@ from judge.corpus.diff import count_changes, diff_editions
 from .htmlcheck import check_html, page
 
 OLD, NEW = "20251114", "20260619"
+IN_FORCE = "20260925"
 
 
 def token(client):
@@ -136,7 +137,9 @@ def test_collega_with_an_edition_links_to_the_number_today(client):
     # The same text read in the edition in force links today's 726.1, with a word on what it meant.
     body = page(client, "/collega?testo=Vedi la regola 726.1.")
     assert '<a class="cit" href="/regole/726.1"' in body
-    assert "726.1 nell&#39;edizione del 14 novembre 2025 indicava un&#39;altra regola (oggi 727.1)" in body
+    # The last edition where it meant another rule, and since when it means today's.
+    assert ("726.1 nell&#39;edizione del 27 febbraio 2026 indicava un&#39;altra regola (oggi 727.1): "
+            "se il testo è stato scritto prima del 17 aprile 2026, indica quell&#39;edizione.") in body
 
 
 def test_collega_form_posts_the_edition(client):
@@ -155,7 +158,7 @@ def test_api_collega_with_an_edition(client):
     assert second["numbers"][0]["status"] == "invariata" and second["numbers"][0]["notice"] is None
     assert data["edition"]["id"] == OLD and data["notices"] == [first["numbers"][0]["notice"]]
     data = client.post("/api/collega", json={"text": "rule 726.1 and 704.5a"}).get_json()
-    assert data["spans"][0]["numbers"][0]["now"] == "726.1" and data["edition"]["id"] == NEW
+    assert data["spans"][0]["numbers"][0]["now"] == "726.1" and data["edition"]["id"] == IN_FORCE
     assert len(data["notices"]) == 1 and "indicava un'altra regola (oggi 727.1)" in data["notices"][0]
     assert client.post("/api/collega", json={"text": "x", "edition": "1999"}).status_code == 400
     assert client.post("/api/collega", json={"text": "x", "edition": 5}).status_code == 400
