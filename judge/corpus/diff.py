@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from judge.corpus.rules_en import Edition
-from judge.corpus.trace import KINDS, Step, Trace, full_text
+from judge.corpus.trace import KINDS, Step, Trace, full_text, only_renumbering
 
 _TOKEN = re.compile(r"\s+|[^\s]+")
 
@@ -53,6 +53,45 @@ class HeadingChange:
     def to_dict(self) -> dict:
         return {"number": self.number, "kind": self.kind, "level": self.level, "old_number": self.old_number,
                 "old_title": self.old_title, "new_title": self.new_title}
+
+
+@dataclass
+class GlossaryChange:
+    """A glossary entry added, removed, renamed (same definition, new term) or modified."""
+
+    term: str  # the term in the new edition (the old one when removed)
+    kind: str  # "aggiunta", "rimossa", "rinominata", "modificata"
+    old_term: str | None
+    old: str | None
+    new: str | None
+    words: list[tuple[str, str]] = field(default_factory=list)
+    renumbering_only: bool = False
+
+    def to_dict(self) -> dict:
+        return {"term": self.term, "kind": self.kind, "old_term": self.old_term, "old": self.old, "new": self.new,
+                "renumbering_only": self.renumbering_only, "words": [{"op": op, "text": t} for op, t in self.words]}
+
+
+def glossary_changes(old: Edition, new: Edition, trace: Trace | None = None) -> list[GlossaryChange]:
+    """The glossary from ``old`` to ``new``, in the new glossary's order; a definition that only
+    follows the renumbering is flagged (the rule trace says where each cited rule went)."""
+    trace = trace or Trace(old, new)
+    gone = [t for t in old.glossary if t not in new.glossary]
+    out: list[GlossaryChange] = []
+    for term, text in new.glossary.items():
+        before = old.glossary.get(term)
+        if before is None:
+            renamed = next((g for g in gone if old.glossary[g] == text), None)
+            if renamed is not None:
+                gone.remove(renamed)
+                out.append(GlossaryChange(term, "rinominata", renamed, text, text))
+            else:
+                out.append(GlossaryChange(term, "aggiunta", None, None, text))
+        elif before != text:
+            out.append(GlossaryChange(term, "modificata", term, before, text, word_diff(before, text),
+                                      only_renumbering(before, text, trace.where)))
+    out += [GlossaryChange(t, "rimossa", t, old.glossary[t], None) for t in gone]
+    return out
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:

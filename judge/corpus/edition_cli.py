@@ -45,7 +45,7 @@ def summary(counts: dict[str, int], renumbered: dict[str, int]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Risultato in JSON (come /api/modifiche).")
 def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
     """Regole aggiunte, rimosse, modificate e spostate tra due edizioni inglesi (AAAAMMGG)."""
-    from judge.corpus.diff import count_changes, diff_editions, heading_changes
+    from judge.corpus.diff import count_changes, diff_editions, glossary_changes, heading_changes
 
     corpus = _load()
     old, new = _edition(corpus, vecchia), _edition(corpus, nuova)
@@ -54,6 +54,7 @@ def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
     trace = corpus.lineage.trace(old, new)
     changes = diff_editions(old, new, sezione, trace)
     headings = heading_changes(old, new, sezione, trace)
+    glossary = glossary_changes(old, new, trace) if sezione is None else []
     counts = count_changes(changes)
     renumbered = {k: sum(1 for c in changes if c.kind == k and c.renumbering_only) for k in counts}
     if as_json:
@@ -61,6 +62,7 @@ def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
             "from": old.id, "to": new.id, "section": sezione, "counts": counts,
             "renumbering_only": sum(renumbered.values()),
             "changes": [c.to_dict() for c in changes], "headings": [h.to_dict() for h in headings],
+            "glossary": [g.to_dict() for g in glossary],
         }, ensure_ascii=False, indent=2))
         return
     for h in headings:
@@ -76,7 +78,13 @@ def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
             click.echo(_indent("".join(t if op == "=" else f"[{op}{t}{op}]" for op, t in ch.words)))
         elif ch.kind != "spostata":
             click.echo(_indent(ch.new or ch.old or ""))
-    click.echo(summary(counts, renumbered))
+    for g in glossary:
+        renamed = f" (era «{g.old_term}»)" if g.kind == "rinominata" else ""
+        note = ", solo rinvii alla nuova numerazione" if g.renumbering_only else ""
+        click.echo(f"{MARKS.get(g.kind, '~')} glossario «{g.term}»{renamed} ({g.kind}{note})")
+        if g.words:
+            click.echo(_indent("".join(t if op == "=" else f"[{op}{t}{op}]" for op, t in g.words)))
+    click.echo(summary(counts, renumbered) + (f" Glossario: {len(glossary)} voci cambiate." if glossary else ""))
 
 
 @click.command("collega")

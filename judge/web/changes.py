@@ -13,7 +13,8 @@ from flask import request
 
 from judge.corpus import Corpus, load_corpus
 from judge.corpus.model import italian_date
-from judge.corpus.diff import HeadingChange, RuleChange, count_changes, diff_editions, heading_changes, word_diff
+from judge.corpus.diff import (GlossaryChange, HeadingChange, RuleChange, count_changes, diff_editions,
+                               glossary_changes, heading_changes, word_diff)
 from judge.corpus.rules_en import Edition
 from judge.web.errors import error_response
 
@@ -37,6 +38,7 @@ class Changes:
     section: str | None
     rules: list[RuleChange]
     headings: list[HeadingChange] = field(default_factory=list)
+    glossary: list[GlossaryChange] = field(default_factory=list)  # only for the whole edition
 
     @property
     def counts(self) -> dict[str, int]:
@@ -121,12 +123,13 @@ def _cached(content_hash: str, old_id: str, new_id: str, section: str | None):
     corpus = load_corpus()
     old, new = corpus.edition(old_id), corpus.edition(new_id)
     trace = corpus.lineage.trace(old, new)
-    return (tuple(diff_editions(old, new, section, trace)), tuple(heading_changes(old, new, section, trace)))
+    return (tuple(diff_editions(old, new, section, trace)), tuple(heading_changes(old, new, section, trace)),
+            tuple(glossary_changes(old, new, trace)) if section is None else ())
 
 
 def changes(corpus: Corpus, old: Edition, new: Edition, section: str | None) -> Changes:
-    rules, headings = _cached(corpus.content_hash, old.id, new.id, section)
-    return Changes(old, new, section, list(rules), list(headings))
+    rules, headings, glossary = _cached(corpus.content_hash, old.id, new.id, section)
+    return Changes(old, new, section, list(rules), list(headings), list(glossary))
 
 
 def changes_request(corpus: Corpus, intervallo: str):
@@ -148,6 +151,7 @@ def changes_payload(found: Changes) -> dict:
         "renumbering_only": found.renumbering_only,
         "changes": [c.to_dict() for c in found.rules],
         "headings": [h.to_dict() for h in found.headings],
+        "glossary": [g.to_dict() for g in found.glossary],
     }
 
 

@@ -7,6 +7,9 @@ import html
 import re
 
 import pytest
+from click.testing import CliRunner
+
+from judge.cli import main
 
 
 def text(page: bytes) -> str:
@@ -76,3 +79,13 @@ def test_changes_between_non_consecutive_editions(client):
     moved = {c["number"]: c.get("old_number") for c in data["changes"] if c["kind"].startswith("spostata")}
     assert moved["704.5aa"] == "704.5z" and moved["310.9"] == "310.8"
     assert client.get("/modifiche/20260116..20260417").status_code == 200
+
+
+def test_diff_page_api_and_cli_show_the_glossary(client):
+    data = client.get("/api/modifiche/20260619..20260925").get_json()
+    assert {g["term"] for g in data["glossary"] if g["kind"] == "aggiunta"} >= {"Recruit", "Storied"}
+    assert client.get("/api/modifiche/20260619..20260925?sezione=704").get_json()["glossary"] == []
+    page = client.get("/modifiche/20260619..20260925").get_data(as_text=True)
+    assert 'id="glossario"' in page and "Hone Counter" in page
+    out = CliRunner().invoke(main, ["diff", "20260619", "20260925"]).output
+    assert "glossario «Recruit» (aggiunta)" in out and "Glossario: 8 voci cambiate." in out
