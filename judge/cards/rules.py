@@ -57,6 +57,11 @@ class RuleRef:
     value: str = ""   # the card's value, as the table writes it: "Creature", "flying", "{1}{G}"
 
 
+def keyword_name(keyword: str) -> str:
+    """A keyword without its parameter: «equip {2}» → «equip», «bushido 2» → «bushido»."""
+    return _PARAMETER.sub("", keyword).strip()
+
+
 def _plurals(word: str) -> set[str]:
     w = word.lower()
     return {w + "s", w[:-1] + "ies", w[:-2] + "a", w + "es"}
@@ -121,7 +126,7 @@ class CardRules:
         """The rule of a keyword ability (702.x) as the table writes it, or of a keyword
         action (701.x); None when no rule in force names it."""
         words = tuple(name_words(keyword))
-        name = tuple(name_words(_PARAMETER.sub("", keyword))) or words
+        name = tuple(name_words(keyword_name(keyword))) or words
         for n in range(len(words), 0, -1):          # the longest title the keyword starts with
             if words[:n] in self._keywords:
                 return self._keywords[words[:n]]

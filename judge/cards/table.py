@@ -76,6 +76,11 @@ class CardFace:
         return self.name_it or self.name
 
     @property
+    def english_aside(self) -> str | None:
+        """The English name, to show beside an Italian one that differs from it."""
+        return self.name if self.name_it and self.name_it != self.name else None
+
+    @property
     def type_line(self) -> str:
         """The English type line: "Legendary Creature — Human Wizard"."""
         left = " ".join((*self.supertypes, *self.types))

@@ -69,6 +69,12 @@ def verifica(as_json: bool) -> None:
 
     corpus = _load()
     findings = check(corpus)
+    # The card table is data with its own provenance, checked beside the rules (judge.cards.checks).
+    from judge.cards.checks import check_table
+    from judge.cards.table import default_directory
+
+    card_findings = check_table(default_directory(), corpus)
+    findings += card_findings
     errors = [f for f in findings if f.level == ERROR]
     if as_json:
         import json
@@ -81,6 +87,9 @@ def verifica(as_json: bool) -> None:
             from judge.corpus.checks import translation_report
 
             click.echo(translation_report(corpus).summary())
+        from judge.cards.checks import summary
+
+        click.echo(summary(default_directory(), card_findings))
         click.echo(
             f"{len(corpus)} regole, {len(corpus.italian_sections)} sezioni in italiano, "
             f"{len(corpus.editions)} edizioni inglesi (in vigore: {corpus.in_force.id}): "
