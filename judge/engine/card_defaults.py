@@ -18,15 +18,14 @@ from typing import Any
 
 from judge.cards import lookup
 from judge.cards.table import CardFace
-from judge.engine import state
+from judge.engine import state, terms
 
 # The fields a card of the table fills in (besides "card" itself).
 FILLED = ("name", "types", "subtypes", "supertypes", "power", "toughness", "loyalty", "defense",
           "colors", "mana_cost", "keywords", "ongoing")
 NUMBERS = ("power", "toughness", "loyalty", "defense")
 COLORS = ("W", "U", "B", "R", "G")
-NUMBER_LABELS = {"power": "forza", "toughness": "costituzione", "loyalty": "fedeltà",
-                 "defense": "difesa"}
+NUMBER_LABELS = {k: terms.italian(k) for k in NUMBERS}     # «forza», «fedeltà»…
 
 
 @dataclass

@@ -83,7 +83,7 @@ def _auto(form: Mapping[str, str], prefix: str) -> dict[str, str]:
         data = {}
     if not isinstance(data, dict):
         data = {}
-    return {**DEFAULTS, **{k: str(v) for k, v in data.items() if k in FIELDS and isinstance(v, str)}}
+    return {**DEFAULTS, **{k: v for k, v in data.items() if k in (*FIELDS, "card") and isinstance(v, str)}}
 
 
 def prepare(form: Mapping[str, str], prefix: str = "nuovo") -> Fill:
@@ -104,12 +104,15 @@ def prepare(form: Mapping[str, str], prefix: str = "nuovo") -> Fill:
             out.errors.append((f"{prefix}.card", e.message))
         return out
     match = found[0]
+    auto = _auto(form, prefix)
+    if auto.get("card") == match.face.name:     # filled from this card already: nothing to redo
+        return out
     filled = card_defaults.card_fields(match.face, match.name)
     new = form_values(filled)
-    values, kept = refill({k: form.get(f"{prefix}.{k}") or "" for k in FIELDS}, _auto(form, prefix), new)
+    values, kept = refill({k: form.get(f"{prefix}.{k}") or "" for k in FIELDS}, auto, new)
     out.form.update({f"{prefix}.{k}": v for k, v in values.items()})
     out.form[f"{prefix}.card"] = match.face.name
-    out.form[f"{prefix}.auto"] = json.dumps(new, ensure_ascii=False)
+    out.form[f"{prefix}.auto"] = json.dumps({**new, "card": match.face.name}, ensure_ascii=False)
     out.notes.append(describe(filled, match, kept, new))
     return out
 

@@ -59,6 +59,7 @@ def test_a_judge_override_is_kept_when_filling_and_when_saving(sim):
     saved = sim.save(url, {**{k: field_value(page, k) for k in form}, "nuovo.keywords": "volare",
                            "nuovo.controller": "p1", "azione": "aggiungi"})
     perm = sim.api(saved)["documento"]["battlefield"][0]
+    assert perm["name"] == "Serra Angel"
     assert perm["card"] == "Serra Angel" and perm["power"] == 3 and perm["toughness"] == 4
     assert perm["keywords"] == ["flying"] and perm["colors"] == ["W"] and perm["mana_cost"] == "{3}{W}{W}"
     builder = sim.page(saved)
@@ -74,6 +75,17 @@ def test_a_judge_override_is_kept_when_filling_and_when_saving(sim):
     doc = sim.api(resaved)["documento"]
     from judge.engine import scenario as sc
     assert sc.parse(doc).battlefield[0].keywords == []
+
+
+def test_adding_after_filling_keeps_the_italian_name_and_the_judges_edits(sim):
+    url = sim.new()
+    page = compile_card(sim, url, "Orso Grizzly")
+    form = {k: field_value(page, k) for k in ("nuovo.card", "nuovo.auto", "nuovo.name", "nuovo.types",
+                                              "nuovo.power", "nuovo.toughness", "nuovo.subtypes")}
+    saved = sim.save(url, {**form, "nuovo.subtypes": "Bear, Spirit", "nuovo.controller": "p1",
+                           "azione": "aggiungi"})
+    perm = sim.api(saved)["documento"]["battlefield"][0]
+    assert (perm["name"], perm["card"], perm["subtypes"]) == ("Orso Grizzly", "Grizzly Bears", ["Bear", "Spirit"])
 
 
 def test_add_with_only_the_card_typed(sim):
@@ -112,3 +124,23 @@ def test_a_library_scenario_naming_a_card_opens_with_its_values(sim):
     assert field_value(page, "battlefield[0].toughness") == "2" and field_value(page, "battlefield[0].power") == "3"
     assert "Forza (la carta: 2)" in page
     json.dumps(doc)
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from judge.web.card_fill import FIELDS, refill  # noqa: E402
+
+values = st.sampled_from(["", "2", "3", "creatura", "volare", "Bear", " 2 "])
+forms_ = st.fixed_dictionaries({k: values for k in FIELDS})
+
+
+@given(forms_, forms_, forms_)
+def test_refill_never_overwrites_what_the_judge_changed(current, auto, new):
+    out, kept = refill(current, auto, new)
+    for k in FIELDS:
+        cur = current[k].strip()
+        if cur and cur != auto[k].strip():
+            assert out[k] == cur                                    # the judge's value stays
+            assert (k in kept) == (cur != new[k].strip())
+        else:
+            assert out[k] == new[k] and k not in kept               # the card's value fills it
