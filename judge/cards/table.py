@@ -283,7 +283,19 @@ def load_table(directory: Path | None = None) -> CardTable:
             table = _tables.get(path)
             if table is None:
                 table = _tables[path] = CardTable(path)
+                _give_back_memory()
     return table
+
+
+def _give_back_memory() -> None:
+    """Return to the system the memory the build freed (glibc keeps it otherwise: about 9 MB
+    of a server's resident memory, measured in bench/cards_bench.py)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):      # not glibc: nothing to do
+        pass
 
 
 def is_loaded(directory: Path | None = None) -> bool:
