@@ -107,5 +107,4 @@ def with_card(d: dict, path: str, on_battlefield: bool, err) -> dict:
             if key not in d and key in filled.printed:
                 err(f"{path}.{key}", f"{filled.face.name} ha {NUMBER_LABELS[key]} «{filled.printed[key]}» "
                                      f"(definita da un'abilità): indica il valore con \"{key}\"")
-                merged[key] = 0
     return merged

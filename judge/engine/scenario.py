@@ -174,14 +174,15 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         perm.counters["defense"] = perm.defense          # 310.4b
     if "Saga" in perm.subtypes and "lore" not in counters and perm.chapters:
         perm.counters["lore"] = 1                        # 714.3a
-    if "creature" in perm.types and perm.toughness is None:
+    said = {p for p, _ in v.errors}     # a card's «*» power is already explained (card_defaults)
+    if "creature" in perm.types and perm.toughness is None and f"{path}.toughness" not in said:
         v.err(f"{path}.toughness", "obbligatorio per una creatura")
-    if "creature" in perm.types and perm.power is None:
+    if "creature" in perm.types and perm.power is None and f"{path}.power" not in said:
         v.err(f"{path}.power", "obbligatorio per una creatura")
     return perm
 
 
-_MANA_COST = re.compile(r"(?:\{[A-Za-z0-9/½∞]{1,6}\})*")
+_MANA_COST = re.compile(r"(?:\{[A-Za-z0-9/½∞]{1,8}\})*")
 
 
 def _printed_fields(v: Validator, d: dict, path: str) -> dict:

@@ -215,7 +215,7 @@ def apply(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[str, s
     loyalty and defense of each permanent, and the card of the one added."""
     d = copy.deepcopy(draft)
     r = forms.FormReader(form)
-    rows = [c for c in d.get("battlefield") or []]
+    rows = d.get("battlefield") or []
     for i, c in enumerate(rows):
         if isinstance(c, dict) and r.has(f"battlefield[{i}].present"):
             read_extra(r, f"battlefield[{i}]", c)
