@@ -120,3 +120,9 @@ def test_any_name_in_any_route_answers_without_a_500(client, text):
             continue
         assert client.get(url).status_code in (200, 300, 301, 308, 404)
     assert client.get("/api/carte", query_string={"q": text}).status_code == 200
+
+
+def test_the_search_api_names_the_card_too(client):
+    d = client.get("/api/cerca", query_string={"q": "orso grizly"}).get_json()
+    assert [c["name"] for c in d["cards"]] == ["Grizzly Bears"]
+    assert client.get("/api/cerca", query_string={"q": "grimorio vuoto"}).get_json()["cards"] == []
