@@ -162,11 +162,14 @@ class _Lines:
 
 
 def _gzip_lines(path: Path):
-    with gzip.open(path, "rb") as fh:
-        for line in fh:
-            line = line.strip()
-            if line:
-                yield line
+    try:
+        with gzip.open(path, "rb") as fh:
+            for line in fh:
+                line = line.strip()
+                if line:
+                    yield line
+    except EOFError as e:         # a truncated file: unreadable, like a missing one
+        raise OSError(f"{path}: {e}") from e
 
 
 class CardTable:

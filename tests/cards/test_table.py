@@ -76,3 +76,13 @@ def test_face_from_json_refuses_a_line_without_a_name():
         except ValueError:
             continue
         raise AssertionError(json.dumps(bad))
+
+
+def test_a_truncated_table_is_an_os_error_not_a_crash(tmp_path):
+    import pytest
+
+    folder = write_table(tmp_path / "carte", [card(f"Bear {i}") for i in range(300)])
+    data = (folder / "carte.jsonl.gz").read_bytes()
+    (folder / "carte.jsonl.gz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(OSError):
+        CardTable(folder)
