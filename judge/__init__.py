@@ -9,3 +9,4 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_IT_DIR = ROOT / "rules_it"
 RULES_EN_DIR = ROOT / "rules_en"
 SCENARIOS_DIR = ROOT / "scenarios"
+CARDS_DIR = ROOT / "carte"

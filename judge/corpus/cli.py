@@ -67,6 +67,8 @@ def verifica(as_json: bool) -> None:
     """Controlla il corpus (errori strutturali, che falliscono, e avvisi sui testi), la traduzione,
     i riferimenti a regole del progetto e la verifica dei testi delle edizioni."""
     from judge import ROOT
+    from judge.cards.checks import check_table, summary
+    from judge.cards.table import default_directory
     from judge.corpus.checks import ERROR, check
     from judge.corpus.findings import WARNING, Finding
     from judge.corpus.references import check as check_references
@@ -77,6 +79,9 @@ def verifica(as_json: bool) -> None:
     findings += ref_findings
     findings += [Finding(WARNING, "edizione-non-verificata", f"MagicCompRules-{ident}.txt", 0, None, v.note)
                  for ident, v in corpus.verification.items() if not v.verified]
+    # The card table is data with its own provenance, checked beside the rules (judge.cards.checks).
+    card_findings = check_table(default_directory(), corpus)
+    findings += card_findings
     errors = [f for f in findings if f.level == ERROR]
     if as_json:
         import json
@@ -89,6 +94,7 @@ def verifica(as_json: bool) -> None:
         from judge.corpus.checks import translation_report
 
         click.echo(translation_report(corpus).summary())
+    click.echo(summary(default_directory(), card_findings))
     occurrences = sum(len(r.occurrences) for r in refs)
     flagged = sum(1 for f in ref_findings if f.code != "riferimento-storico-inesistente")
     click.echo(f"Riferimenti a regole del progetto: {len(refs)} numeri in {occurrences} punti, {flagged} da sistemare.")

@@ -10,8 +10,10 @@ checks of what the objects refer to: ``scenario_refs``.  Reading and writing fil
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from judge.engine import card_defaults
 from judge.engine import scenario_fields as sf
 from judge.engine import scenario_refs
 from judge.engine.chars import starting_life
@@ -40,7 +42,8 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
             "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
-             "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba"}
+             "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
+             "card", "colors", "mana_cost"}
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
@@ -78,6 +81,7 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         v.err(path, "atteso un oggetto (una carta)")
         return None
     v.unknown_keys(d, PERM_KEYS if on_battlefield else CARD_KEYS, path)
+    d = card_defaults.with_card(d, path, on_battlefield, v.err)   # "card": the table's values
     cid = v.typed(d, "id", path, "str", required=True)
     name = v.typed(d, "name", path, "str", required=True)
     if cid is not None and not cid.strip():
@@ -104,6 +108,7 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         ongoing=v.typed(d, "ongoing", path, "bool", False),
         notes=v.typed(d, "notes", path, "str", nullable=True),
         **sf.card_fields(v, d, path),
+        **_printed_fields(v, d, path),
     )
     v.nonneg(kwargs["loyalty"], f"{path}.loyalty")
     v.nonneg(kwargs["defense"], f"{path}.defense")
@@ -151,11 +156,26 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         perm.counters["defense"] = perm.defense          # 310.4b
     if "Saga" in perm.subtypes and "lore" not in counters and perm.chapters:
         perm.counters["lore"] = 1                        # 714.3a
-    if "creature" in perm.types and perm.toughness is None:
+    said = {p for p, _ in v.errors}     # a card's «*» power is already explained (card_defaults)
+    if "creature" in perm.types and perm.toughness is None and f"{path}.toughness" not in said:
         v.err(f"{path}.toughness", "obbligatorio per una creatura")
-    if "creature" in perm.types and perm.power is None:
+    if "creature" in perm.types and perm.power is None and f"{path}.power" not in said:
         v.err(f"{path}.power", "obbligatorio per una creatura")
     return perm
+
+
+_MANA_COST = re.compile(r"(?:\{[A-Za-z0-9/½∞]{1,8}\})*")
+
+
+def _printed_fields(v: Validator, d: dict, path: str) -> dict:
+    """The card of the table an object is, its colours and its mana cost."""
+    colors = v.str_list(d, "colors", path, card_defaults.COLORS, "colore")
+    cost = v.typed(d, "mana_cost", path, "str", None, nullable=True)
+    if cost is not None and not _MANA_COST.fullmatch(cost):
+        v.err(f"{path}.mana_cost", 'atteso un costo di mana come "{1}{G}" (simboli tra graffe)')
+        cost = None
+    return {"card": v.typed(d, "card", path, "str", None, nullable=True), "colors": colors,
+            "mana_cost": cost}
 
 
 def parse(data: Any) -> State:

@@ -10,9 +10,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from judge.engine import card_defaults
 from judge.engine.errors import ScenarioError
 from judge.engine.scenario import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
 from judge.engine.state import ZONES, Card, Permanent, State
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def _card_dict(c: Card) -> dict:
@@ -34,6 +39,16 @@ def _card_dict(c: Card) -> dict:
         d["rooms"] = [{"name": r["name"], "text": r["text"], "to": list(r["to"])} for r in c.rooms]
     if c.venture_marker is not None:
         d["venture_marker"] = c.venture_marker
+    if c.colors:
+        d["colors"] = list(c.colors)
+    if c.mana_cost is not None:
+        d["mana_cost"] = c.mana_cost
+    if c.card is not None:
+        # Every field a card fills in is written, empty ones too: a keyword or a subtype the
+        # judge removed must not come back from the table when the file is read again.
+        d["card"] = c.card
+        for key in card_defaults.FILLED:
+            d.setdefault(key, _copy(getattr(c, key)))
     if isinstance(c, Permanent):
         d["controller"] = c.controller
         for key in ("tapped", "damaged_by_deathtouch", "summoning_sick", "phased_out",

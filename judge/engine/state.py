@@ -53,6 +53,9 @@ class Card:
     rooms: list[dict] = field(default_factory=list)   # dungeon rooms, top first (309.4)
     venture_marker: str | None = None                  # the room the marker is on (309.4)
     moved_since_sba: bool = False     # put into its zone since the last SBA check (704.6d)
+    card: str | None = None           # the card of the table it is (English name; judge.cards)
+    colors: list[str] = field(default_factory=list)   # W U B R G (105.2; 202.2)
+    mana_cost: str | None = None      # "{1}{G}" (202.1)
 
 
 @dataclass

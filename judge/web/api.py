@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
-from judge.web import render
+from judge.web import card_links, render
 from judge.web.analytic_index import selected
 from judge.web.cache import cached
 from judge.web.errors import error_response
@@ -155,6 +155,7 @@ def collega():
         return err
     report = link_report(text, corpus, external=True, edition=edition)
     return jsonify({
+        "cards": [m.as_json() for m in card_links.mentions(text)],
         "text": text,
         "edition": edition_payload(edition or corpus.in_force),
         "edition_in_force": edition_payload(corpus.in_force),

@@ -31,3 +31,7 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.search import bp as search_bp
 
     app.register_blueprint(search_bp)
+
+    from judge.web.cards import bp as cards_bp
+
+    app.register_blueprint(cards_bp)

@@ -13,7 +13,7 @@ from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
 from judge.corpus.pinned import homonym_notice, known, resolve
 from judge.corpus.rules_en import Edition
-from judge.web import render
+from judge.web import card_links, render
 from judge.web.changes import read_edition
 from judge.web.security import CSRF_KEPT, CsrfError
 
@@ -82,7 +82,7 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
 
 
 def _page(corpus: Corpus, status: int = 200, **values):
-    values = {"text": "", "report": None, "error": None, "edition": None, **values}
+    values = {"text": "", "report": None, "error": None, "edition": None, "cards": [], **values}
     return render_template("collega.html", corpus=corpus, limit=MAX_LINKER_CHARS, **values), status
 
 
@@ -112,5 +112,6 @@ def collega():
     if not text.strip():
         return _page(corpus, 400, edition=edition, error=EMPTY_MESSAGE)
     report = link_report(text, corpus, edition=edition)
-    return _page(corpus, text=text, report=report, edition=edition,
-                 linked=render.link_text(text, corpus, edition=edition))
+    cards = card_links.mentions(text)
+    return _page(corpus, text=text, report=report, edition=edition, cards=cards,
+                 linked=card_links.link_text(text, corpus, edition=edition, found=cards))

@@ -8,6 +8,7 @@ from judge.corpus import load_corpus
 from judge.search.engines import index_ready, keep_in_memory, run_search
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
+from judge.web.cards import carte_nominate, suggestion_payload
 
 bp = Blueprint("search", __name__)
 
@@ -89,4 +90,5 @@ def api_cerca():
     limit = _int_arg("limite", PER_PAGE, 1, MAX_LIMIT)
     page = _int_arg("pagina", 1, 1, 1000)
     result = _run(q, page, limit, params)
-    return jsonify(result.as_json())
+    # The cards the query names, as the page shows them above the rules.
+    return jsonify({**result.as_json(), "cards": [suggestion_payload(m) for m in carte_nominate(q)]})

@@ -18,3 +18,10 @@ def client(app):
 @pytest.fixture(scope="session")
 def corpus():
     return load_corpus()
+
+
+@pytest.fixture(scope="session")
+def table():
+    from judge.cards.table import load_table
+
+    return load_table()

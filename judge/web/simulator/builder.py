@@ -13,7 +13,7 @@ from judge.engine import templates
 from judge.engine.state import KEYWORDS, VARIANTS, ZONES
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.simulator import forms, library, play, state_fields
+from judge.web.simulator import card_fill, forms, library, play, state_fields
 from judge.web.simulator.blueprint import BadRequest, bp
 from judge.web.simulator.documents import (KIND_GAME, KIND_SCENARIO, MAX_UPLOAD_BYTES, _download,
                                            _json_body, _load, _save, _store_document,
@@ -143,6 +143,7 @@ def _fields(d: dict) -> set[str]:
     for i, _ in enumerate(d.get("players") or []):
         f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", "team",
                                              "mana_pool", "commander_damage", *ZONES)}
+    f |= card_fill.field_names(d)
     f |= {f"pila.{k}" for k in ("kind", "controller", "text", "source")}
     for i, _ in enumerate(d.get("stack") or []):
         f |= {f"stack[{i}].{k}" for k in ("kind", "controller", "text", "source", "card")}
@@ -167,7 +168,11 @@ def _group_errors(errors: list[tuple[str, str]], fields: set[str]) -> tuple[dict
 
 
 def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
-                  errors: list[tuple[str, str]] | None = None, focus: str = ""):
+                  errors: list[tuple[str, str]] | None = None, focus: str = "",
+                  card_notes: list[str] | None = None):
+    draft = card_fill.expanded(draft)
+    if not isinstance(draft.get("turn"), dict):     # "turn" may be left out of a file (defaults)
+        draft = {**draft, "turn": {}}
     fields = _fields(draft)
     by_field, general = _group_errors(errors or [], fields)
     if by_field and not focus:
@@ -180,6 +185,7 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
         errors=by_field, general_errors=general, focus=focus, f=forms,
         steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
+        cards=card_fill.card_rows(draft), card_notes=card_notes or [], card_fill=card_fill,
     ), status
 
 
@@ -221,20 +227,26 @@ def modifica_salva(ident: str):
     kind, draft = _load(ident)
     if kind == KIND_GAME:
         raise BadRequest(409, "Questo indirizzo è una partita, non uno scenario da modificare.")
-    new, errs, focus = forms.apply_form(draft, request.form)
+    draft = card_fill.expanded(draft)
+    filled = card_fill.prepare(request.form.to_dict())    # a card typed in the «add» row
+    if filled.errors or request.form.get("azione") == "compila":
+        return _builder_page(ident, draft, 422 if filled.errors else 200, raw=filled.form,
+                             errors=filled.errors, focus="nuovo.card" if filled.errors else "nuovo.name",
+                             card_notes=filled.notes)
+    new, errs, focus = card_fill.apply(draft, filled.form)
     if not errs:
         errs = play.validate_scenario(new)
         added = len(new.get("battlefield") or []) - 1
-        if request.form.get("nuovo.name", "").strip() and added >= 0:
+        if (filled.form.get("nuovo.name") or "").strip() and added >= 0:
             pre = f"battlefield[{added}]"
             errs = [("nuovo" + p[len(pre):] if p.startswith(pre + ".") or p == pre else p, m)
                     for p, m in errs]
     if errs:
-        return _builder_page(ident, draft, 422, raw=request.form, errors=errs)
+        return _builder_page(ident, draft, 422, raw=filled.form, errors=errs)
     try:
         check_document(new)
     except StoreError as e:
-        return _builder_page(ident, draft, 413, raw=request.form, errors=[("", e.message)])
+        return _builder_page(ident, draft, 413, raw=filled.form, errors=[("", e.message)])
     new_ident = _save(new, KIND_SCENARIO)
     if request.form.get("azione") == "avvia":
         gid = _save(play.new_game(new), KIND_GAME)
