@@ -16,6 +16,8 @@ MESSAGES = {
     431: "Intestazioni della richiesta troppo grandi.",
     500: "Errore interno del server. L'errore è stato registrato.",
     501: "Richiesta non supportata dal server (per esempio una codifica del corpo sconosciuta).",
+    503: "Servizio momentaneamente non disponibile: riprova tra poco.",
+    507: "Spazio di archiviazione esaurito.",
 }
 
 
@@ -66,7 +68,21 @@ def _unexpected(exc: Exception):
     return error_response(500)
 
 
+def _store_unavailable(exc):
+    """A read-only, unreachable or full scenario store: 503/507 with what still works."""
+    from flask import current_app
+
+    current_app.logger.warning("archivio degli scenari: %s", exc.message)
+    response = make_response(error_response(exc.status, exc.message))
+    if exc.status == 503:
+        response.headers["Retry-After"] = "30"
+    return response
+
+
 def init_app(app: Flask) -> None:
+    from judge.store.documents import StoreUnavailable
+
+    app.register_error_handler(StoreUnavailable, _store_unavailable)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(InternalServerError, _unexpected)
     app.register_error_handler(Exception, _unexpected)

@@ -10,8 +10,8 @@ from pathlib import Path
 from judge.store import (DB_NAME, MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,  # noqa: F401
                          HistoryRow, Policy, StoreError, StoreFull, StoreReadOnly,
                          StoreUnavailable, canonical, canonical_edited, check_document,
-                         check_size, database_url, document_id, json_depth, open_store,
-                         valid_id)
+                         check_size, database_url, document_id, json_depth, lone_surrogate,
+                         open_store, surrogate_message, valid_id)
 from judge.store.core import Store as ScenarioStore  # noqa: F401
 from judge.store.sqlite import SQLiteStore  # noqa: F401
 
