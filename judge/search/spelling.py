@@ -79,6 +79,9 @@ class Speller:
         self.freq = dict(vocabulary)
         self.preferred = preferred or set()
         self.sorted_words = sorted(self.freq)
+        # A word longer than this by more than the allowed distance cannot be a typo of any known
+        # word: it is not corrected (its deletes alone would cost O(n²) strings of length n).
+        self.longest = max(map(len, self.freq), default=0)
         keys, ids = array("q"), array("i")
         for i, w in enumerate(self.sorted_words):
             if len(w) < 3:
@@ -107,7 +110,7 @@ class Speller:
     def correct(self, word: str) -> list[str]:
         """Best corrections of ``word`` (nearest first, then preferred and frequent), or []."""
         limit = max_distance(word)
-        if not limit or word in self.freq:
+        if not limit or word in self.freq or len(word) > self.longest + limit:
             return []
         found: dict[str, int] = {}
         for cand in self._candidates(_deletes(word, limit)):

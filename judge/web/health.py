@@ -27,6 +27,7 @@ def salute():
     # The search area registers a status callable here (None until it exists).
     index_status = current_app.extensions.get("judge.index_status")
     ready = bool(index_status()) if index_status else None
+    index_rebuilding = current_app.extensions.get("judge.index_rebuilding")
     store = store_health()
     # Reads still work on a read-only or unreachable store: "degradato", still 200, so that a
     # load balancer keeps the rules and the search online; monitoring reads "archivio".
@@ -34,6 +35,7 @@ def salute():
     return jsonify({
         "stato": "ok" if ok else "degradato",
         "indice_pronto": ready,
+        "indice_in_ricostruzione": bool(index_rebuilding()) if index_rebuilding else False,
         "corpus": corpus.content_hash,
         "edizione_in_vigore": corpus.in_force.id,
         "sezioni_italiane": len(corpus.italian_sections),
