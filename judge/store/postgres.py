@@ -57,6 +57,17 @@ class PostgresStore(Store):
         self._migrate()
 
     def _migrate(self) -> None:
+        with self.pool.connection() as conn:
+            if conn.execute("SELECT to_regclass('migrazioni')").fetchone()[0] is not None:
+                if conn.execute("SELECT max(versione) FROM migrazioni").fetchone()[0] == schema.VERSION:
+                    return          # up to date: nothing to write (a read-only database opens too)
+        try:
+            self._apply_migrations()
+        except self._errors.ReadOnlySqlTransaction:
+            raise StoreUnavailable("Il database è in sola lettura e il suo schema va aggiornato: "
+                                   "avvia una volta judge con un database scrivibile.") from None
+
+    def _apply_migrations(self) -> None:
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             conn.execute("CREATE TABLE IF NOT EXISTS migrazioni (versione INTEGER PRIMARY KEY, "
