@@ -42,7 +42,8 @@ http {{
     client_body_temp_path {top}/body; proxy_temp_path {top}/proxy;
     fastcgi_temp_path {top}/fcgi; uwsgi_temp_path {top}/uwsgi; scgi_temp_path {top}/scgi;
     # Second layer of limits, for the whole site (judge's own limits are per process).
-    limit_req_zone $binary_remote_addr zone=scritture:10m rate={writes}r/m;
+    map $request_method $write_key {{ POST $binary_remote_addr; default ""; }}
+    limit_req_zone $write_key zone=scritture:10m rate={writes}r/m;
     limit_req_zone $binary_remote_addr zone=ricerche:10m rate={searches}r/m;
     limit_conn_zone $binary_remote_addr zone=conn:10m;
     limit_req_status 429;
@@ -141,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--carico", type=int, default=10, help="secondi di carico con wrk (0: nessuno)")
     ap.add_argument("--connessioni", type=int, default=16)
     ap.add_argument("--resta", action="store_true", help="lascia tutto avviato fino a Ctrl-C")
+    ap.add_argument("--limiti", action="store_true",
+                    help="tieni i limiti per client di judge anche durante il carico (che arriva da un "
+                         "solo indirizzo: oltre 300 ricerche al minuto risponde 429)")
     args = ap.parse_args(argv)
 
     instance = Path(tempfile.mkdtemp(prefix="judge-deploy-"))
@@ -154,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.server):
             proxy_args = [] if args.senza_proxy else ["--trusted-proxy", "127.0.0.1"]
             servers.append(stack.enter_context(running_server(
-                threads=args.thread, instance=instance, env=env, args=proxy_args, limits=True)))
+                threads=args.thread, instance=instance, env=env, args=proxy_args, limits=args.limiti)))
             print(f"judge serve {i + 1}: {servers[-1].base}", file=sys.stderr)
         bases = [s.base for s in servers]
         report["permalink_condiviso"] = check_shared_permalinks(bases)
