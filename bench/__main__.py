@@ -14,6 +14,7 @@ RUNS = [
     ("engine_bench.py", {}),
     ("history_bench.py", {}),
     ("cards_bench.py", {}),
+    ("store_bench.py", {}),
     ("http_bench.py", {}),
     # The same routes with every cache off: what a page costs to render.
     ("http_bench.py", {"JUDGE_PAGE_CACHE": "0", "JUDGE_SEARCH_CACHE": "0"}),

@@ -40,15 +40,22 @@ class Server:
 
 @contextlib.contextmanager
 def running_server(threads: int = 8, instance: Path | None = None, log: bool = False, timeout: float = 120,
-                   root: Path = ROOT):
-    """``root``: the checkout to serve (another one, e.g. an older commit, for a before/after)."""
+                   root: Path = ROOT, env: dict | None = None, prefix: list[str] = (), args: list[str] = (),
+                   limits: bool = False):
+    """``root``: the checkout to serve (another one, e.g. an older commit, for a before/after);
+    ``env``: variables over the current ones; ``prefix``: a command to run it through (e.g.
+    setpriv); ``args``: more options of `judge serve`; ``limits``: keep the per-client rate
+    limits (off by default: a benchmark or a load test is one client sending a lot)."""
     tmp = None
     if instance is None:
         tmp = tempfile.mkdtemp(prefix="judge-instance-")
         instance = Path(tmp)
-    cmd = [sys.executable, "-m", "judge", "serve", "--port", "0", "--threads", str(threads), "--instance", str(instance)]
+    cmd = [*prefix, sys.executable, "-m", "judge", "serve", "--port", "0", "--threads", str(threads),
+           "--instance", str(instance), *args]
     cmd.append("--log" if log else "--no-log")
-    proc = subprocess.Popen(cmd, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    environ = {**os.environ, **({} if limits else {"JUDGE_LIMITI": "0"}), **(env or {})}
+    proc = subprocess.Popen(cmd, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                            env=environ)
     port = None
     deadline = time.time() + timeout
     try:
@@ -62,6 +69,8 @@ def running_server(threads: int = 8, instance: Path | None = None, log: bool = F
                 break
         if port is None:
             raise RuntimeError("judge serve did not start in time")
+        if proc.poll() is not None:
+            raise RuntimeError(f"judge serve exited with {proc.returncode}")
         # Drain stderr in the background so the server never blocks on a full pipe.
         import threading
 

@@ -29,3 +29,7 @@ main.add_command(scenario)
 from judge.corpus.translation_cli import traduzione  # noqa: E402
 
 main.add_command(traduzione)
+
+from judge.store.cli import archivio  # noqa: E402
+
+main.add_command(archivio)

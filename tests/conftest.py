@@ -28,3 +28,24 @@ def chromium_browser():
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One throwaway PostgreSQL cluster for the whole run (bench/_postgres.py: initdb and
+    pg_ctl in a temporary folder, as an unprivileged user when the tests run as root)."""
+    from bench import _postgres
+
+    if not _postgres.available():
+        pytest.fail("PostgreSQL non trovato (initdb): scripts/test.sh installa il pacchetto postgresql")
+    with _postgres.cluster() as cluster:
+        yield cluster
+
+
+_databases = iter(range(1, 1_000_000))
+
+
+@pytest.fixture()
+def pg_url(postgres) -> str:
+    """A new, empty database on the shared cluster."""
+    return postgres.create_database(f"t{os.getpid()}_{next(_databases)}")

@@ -1,9 +1,18 @@
 """Open search engines, one per instance folder: opened on first use, rebuilt when the index on disk
-is deleted or damaged under a running server, never half-read."""
+is deleted or damaged under a running server, never half-read.
+
+A server holds its whole index in memory (``keep_in_memory``): when the files under it are
+deleted or damaged, it keeps answering from memory while a separate process rebuilds them
+(judge/search/rebuild.py), then swaps the new engine in.  Without the index in memory (the
+command line, tests) the rebuild happens on the spot, as the search cannot go on without it."""
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,7 +22,14 @@ from judge.search.index import ensure_index, fingerprint, index_name, index_root
 from judge.search.query import Engine
 from judge.search.results import SearchResult
 
-__all__ = ["get_engine", "index_ready", "keep_in_memory", "run_search", "search"]
+__all__ = ["IndexRebuilding", "get_engine", "index_ready", "keep_in_memory", "rebuilding", "run_search",
+           "search"]
+
+log = logging.getLogger(__name__)
+
+
+class IndexRebuilding(RuntimeError):
+    """The index cannot answer now: it is being rebuilt (the web answers 503 with Retry-After)."""
 
 _engines: dict[str, Engine] = {}
 _engines_lock = threading.Lock()
@@ -22,6 +38,8 @@ DISK_CHECK_SECONDS = 2.0
 
 
 _keys: dict[str, str] = {}
+# Instance folders whose index is being rebuilt in the background, and the threads doing it.
+_rebuilds: dict[str, threading.Thread] = {}
 # Instance folders whose engines read the whole index into memory as they open (servers): then
 # and after every rebuild, so no request after a rebuild waits on Whoosh either.
 _in_memory: set[str] = set()
@@ -77,6 +95,11 @@ def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify
             if fingerprint(engine.path) == engine.disk and (not verify or is_ready(engine.path)):
                 engine.checked = now
                 return engine
+            if key in _in_memory:
+                # Damaged on disk, whole in memory: keep answering, rebuild beside the server.
+                _rebuild_in_background(instance, key, corpus, engine.disk)
+                engine.checked = now
+                return engine
             engine = _open_engine(instance, corpus, broken=engine.disk)
         else:
             engine = _open_engine(instance, corpus)
@@ -84,15 +107,50 @@ def get_engine(instance: str | os.PathLike, corpus: Corpus | None = None, verify
         return engine
 
 
+def _rebuild_in_background(instance, key: str, corpus: Corpus, broken: tuple) -> None:
+    """Start (once) a process that rebuilds the index, and swap the new engine in when it is done."""
+    running = _rebuilds.get(key)
+    if running is not None and running.is_alive():
+        return
+
+    def work():
+        try:
+            out = subprocess.run([sys.executable, "-m", "judge.search.rebuild", os.fspath(instance),
+                                  json.dumps(broken)], capture_output=True, text=True, timeout=900)
+            if out.returncode:
+                log.error("ricostruzione dell'indice non riuscita: %s", out.stderr[-2000:])
+                return
+            fresh = _open_engine(instance, corpus)
+            with _engines_lock:
+                _engines[key] = fresh
+            log.warning("indice di ricerca ricostruito: %s", fresh.path)
+        except Exception:
+            log.exception("ricostruzione dell'indice non riuscita")
+        finally:
+            _rebuilds.pop(key, None)
+
+    thread = _rebuilds[key] = threading.Thread(target=work, name="judge-index-rebuild", daemon=True)
+    thread.start()
+
+
+def rebuilding(instance: str | os.PathLike) -> bool:
+    """Is the instance's index being rebuilt in the background?"""
+    running = _rebuilds.get(_key(instance))
+    return running is not None and running.is_alive()
+
+
 def run_search(instance: str | os.PathLike, query: str | None, **kwargs) -> SearchResult:
     """Search, surviving an index damaged under a running server: on a failure the index is
-    checked, rebuilt if its files changed, and the search is tried once more."""
+    checked, rebuilt if its files changed, and the search is tried once more.  IndexRebuilding
+    when it cannot answer until a background rebuild is done."""
     engine = get_engine(instance)
     try:
         return engine.search(query, **kwargs)
     except Exception:
         fresh = get_engine(instance, verify=True)
         if fresh is engine:
+            if rebuilding(instance):
+                raise IndexRebuilding() from None
             raise  # the index is intact: a real bug, reported as such
         return fresh.search(query, **kwargs)
 

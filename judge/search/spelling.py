@@ -86,6 +86,9 @@ class Speller:
         self.freq = dict(vocabulary)
         self.preferred = preferred or set()
         self.sorted_words = sorted(self.freq)
+        # A word longer than this by more than the allowed distance cannot be a typo of any known
+        # word: it is not corrected (its deletes alone would cost O(n²) strings of length n).
+        self.longest = max(map(len, self.freq), default=0)
         keys, ids = array("q"), array("i")
         for i, w in enumerate(self.sorted_words):
             if len(w) < 3:
@@ -116,7 +119,7 @@ class Speller:
         when it is a vocabulary word), with its distance."""
         limit = max_distance(word)
         found: dict[str, int] = {word: 0} if word in self.freq else {}
-        if not limit:
+        if not limit or len(word) > self.longest + limit:  # too long to be a typo of any known word
             return found
         for cand in self._candidates(_deletes(word, limit)):
             dist = osa_distance(word, cand, limit + 1)

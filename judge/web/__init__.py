@@ -14,6 +14,10 @@ from judge import ROOT
 MAX_CONTENT_LENGTH = 2 * 1024 * 1024
 
 
+class InstanceError(RuntimeError):
+    """The instance folder cannot be used; the message (Italian) says why and what to do."""
+
+
 def _secret_key(instance: Path) -> str:
     """A stable secret kept in the instance folder, so sessions and CSRF tokens survive restarts
     and are shared by every worker serving the same instance."""
@@ -26,25 +30,47 @@ def _secret_key(instance: Path) -> str:
     except FileNotFoundError:
         key = secrets.token_hex(32)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(key)
-        os.replace(tmp, path)  # concurrent first starts: the last write wins, all read one file after
+        try:
+            tmp.write_text(key)
+            os.replace(tmp, path)  # concurrent first starts: the last write wins, all read one file after
+        except OSError as e:
+            raise InstanceError(
+                f"La cartella dell'istanza {instance} non è scrivibile ({e.strerror or e}): judge vi "
+                "conserva la chiave segreta, l'indice di ricerca e gli scenari salvati. Scegli una "
+                "cartella scrivibile con --instance (o JUDGE_INSTANCE), oppure, per servire in sola "
+                "lettura un'istanza già pronta, imposta JUDGE_SECRET_KEY.") from None
         return path.read_text().strip()
 
 
-def warm_up(app: Flask) -> None:
-    """Load the corpus, run its checks and build the search index now rather than on the first request."""
+def warm_up(app: Flask) -> list[str]:
+    """Load the corpus, run its checks, build the search index and open the scenario store now
+    rather than on the first request.  Returns warnings to print (Italian); InstanceError when
+    the instance cannot serve (an index that cannot be built)."""
     from judge.corpus.checks import corpus_findings
     from judge.corpus import load_corpus
+    from judge.web.simulator.store import store_for
 
     corpus_findings(load_corpus())
     hook = app.extensions.get("judge.warm_up")
     if hook:
-        hook()
+        try:
+            hook()
+        except OSError as e:
+            raise InstanceError(
+                f"L'indice di ricerca non si può costruire in {app.instance_path} ({e.strerror or e}, "
+                f"{e.filename or ''}): la cartella dell'istanza deve essere scrivibile almeno finché "
+                "l'indice non è pronto. Scegli un'altra cartella con --instance.") from None
+    store = store_for(app)
+    return [store.problem] if store.problem else []
 
 
 def create_app(config: dict | None = None) -> Flask:
     instance = Path((config or {}).get("INSTANCE_PATH") or os.environ.get("JUDGE_INSTANCE") or ROOT / "instance")
-    instance.mkdir(parents=True, exist_ok=True)
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InstanceError(f"Impossibile creare la cartella dell'istanza {instance} "
+                            f"({e.strerror or e}): scegline un'altra con --instance.") from None
     app = Flask(
         __name__,
         instance_path=str(instance.resolve()),
@@ -66,8 +92,9 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     app.secret_key = app.config.get("SECRET_KEY") or _secret_key(instance)
 
-    from judge.web import compress, errors, security, slashes
+    from judge.web import compress, errors, limits, security, slashes
 
+    limits.init_app(app)        # first: a client over its budget costs nothing more
     security.init_app(app)
     slashes.init_app(app)
     errors.init_app(app)

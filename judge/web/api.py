@@ -19,6 +19,8 @@ from judge.web.cache import cached
 from judge.web.errors import error_response
 from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
 from judge.corpus.pinned import resolve
+from judge.engine.validation import json_depth
+from judge.store.documents import lone_surrogate, surrogate_message
 from judge.web.changes import changes_payload, changes_request, last_change, old_text, parse_edition
 from judge.web.rules import (
     _not_found,
@@ -115,11 +117,33 @@ def regola_with_slash(numero: str):
     return _not_found(load_corpus(), numero)
 
 
+MAX_JSON_DEPTH = 8        # {"text": …, "edition": …} needs 1
+
+
+def _json_object():
+    """(decoded JSON body, None) or (None, an Italian 4xx): invalid JSON is 400, JSON nested past
+    any sense (the parser would recurse a thousand levels) or holding a lone surrogate 422."""
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        return None, error_response(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.")
+    except ValueError:
+        return None, error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
+    if json_depth(data, stop_above=MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        return None, error_response(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.")
+    bad = lone_surrogate(data)
+    if bad is not None:
+        return None, error_response(422, surrogate_message(bad))
+    return data, None
+
+
 def _linker_input():
     """(text, edition value, None) from a JSON, text/plain or form body, or (None, None, error)."""
     edition = request.args.get("edizione") or request.args.get("edition")
     if request.is_json:
-        data = request.get_json(silent=True)
+        data, err = _json_object()
+        if err:
+            return None, None, err
         if not isinstance(data, dict):
             return None, None, error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
         text = data.get("text", data.get("testo"))

@@ -2,7 +2,10 @@
 
 Rule, section, search and API pages are the same for every visitor until the corpus
 (or the library) changes, so the rendered bytes are kept in a bounded LRU keyed by
-path, query string, host and those versions, and served with an ETag (304 on a match).
+path, the query parameters the view reads, host and those versions, and served with an
+ETag (304 on a match).  Parameters a view never reads are not part of the key: appending
+``?z=<random>`` to a page serves it from the cache instead of rendering it and evicting
+others.  Which parameters a view reads is learnt as it renders (``_Recording``).
 Each compressed encoding of a page (judge/web/compress.py) is kept beside it once made,
 with its own ETag. Responses that set cookies or touch the session are never kept.
 """
@@ -15,6 +18,7 @@ import threading
 from collections import OrderedDict
 
 from flask import Response, current_app, make_response, request, session
+from werkzeug.datastructures import ImmutableMultiDict
 
 from judge.corpus import load_corpus
 from judge.web import compress
@@ -88,27 +92,86 @@ def _cache() -> PageCache | None:
     return current_app.extensions.setdefault("judge.page_cache", PageCache())
 
 
+class _Recording(ImmutableMultiDict):
+    """``request.args`` while a cached view renders: remembers the names the view reads
+    (``None`` in ``read``: it looked at all of them)."""
+
+    def __init__(self, mapping, read: set):
+        super().__init__(mapping)
+        self.read = read
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None, type=None):
+        self.read.add(key)
+        return super().get(key, default, type)
+
+    def getlist(self, key, type=None):
+        self.read.add(key)
+        return super().getlist(key, type)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)
+
+    def _everything(self, name):
+        self.read.add(None)
+        return getattr(super(), name)
+
+    def keys(self):
+        return self._everything("keys")()
+
+    def items(self, multi=False):
+        return self._everything("items")(multi)
+
+    def values(self):
+        return self._everything("values")()
+
+    def lists(self):
+        return self._everything("lists")()
+
+    def to_dict(self, flat=True):
+        return self._everything("to_dict")(flat)
+
+    def __iter__(self):
+        return self._everything("__iter__")()
+
+    def __len__(self):
+        return self._everything("__len__")()
+
+
+def _query_key(names: set) -> tuple:
+    """The values of the parameters in ``names`` (all of them if it holds None), in order."""
+    args = request.args
+    if None in names:
+        return tuple(sorted(args.items(multi=True)))
+    return tuple((n, tuple(args.getlist(n))) for n in sorted(names) if n in args)
+
+
 def cached(view):
     """Serve the view's 200 responses from the page cache when nothing they depend on changed."""
+    read: set = set()          # the query parameters this view has been seen to read
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
         cache = _cache()
-        full = request.full_path
-        if cache is None or len(full) > MAX_KEY:
+        if cache is None or len(request.full_path) > MAX_KEY:
             return view(*args, **kwargs)
         versions = (load_corpus().content_hash, library.version(current_app.config.get("SCENARIO_LIBRARY") or None))
         # The host is part of the key: pages print absolute links built from it (permalinks,
         # the API's urls), and a forged Host header must not reach another visitor.
-        key = (request.endpoint, full, request.host_url, *versions)
-        page = cache.get(key)
+        base = (request.endpoint, request.path, request.host_url, *versions)
+        page = cache.get((*base, _query_key(read)))
         if page is None:
+            request.__dict__["args"] = _Recording(request.args, read)   # werkzeug caches it there
             resp = make_response(view(*args, **kwargs))
             if resp.status_code != 200 or resp.direct_passthrough or "Set-Cookie" in resp.headers or session.modified:
                 return resp
             body = resp.get_data()
             page = Page(body, resp.mimetype, hashlib.blake2b(body, digest_size=12).hexdigest())
-            cache.put(key, page)
+            cache.put((*base, _query_key(read)), page)
         return _serve(cache, page)
 
     return wrapper

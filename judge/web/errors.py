@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, make_response, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask.globals import request_ctx
+from werkzeug.exceptions import BadHost, HTTPException, InternalServerError
 
 MESSAGES = {
     400: "Richiesta non valida.",
@@ -16,6 +17,8 @@ MESSAGES = {
     431: "Intestazioni della richiesta troppo grandi.",
     500: "Errore interno del server. L'errore è stato registrato.",
     501: "Richiesta non supportata dal server (per esempio una codifica del corpo sconosciuta).",
+    503: "Servizio momentaneamente non disponibile: riprova tra poco.",
+    507: "Spazio di archiviazione esaurito.",
 }
 
 
@@ -27,6 +30,10 @@ def error_response(status: int, message: str | None = None, **extra):
     message = message or MESSAGES.get(status, "Errore.")
     if wants_json():
         return jsonify({"error": {"status": status, "message": message, **extra}}), status
+    if request_ctx.url_adapter is None:
+        # The request could not even be routed (an invalid Host): the site's pages build links,
+        # so answer with the page that needs none.
+        return plain_page(status, message), status, {"Content-Type": "text/html; charset=utf-8"}
     try:
         return render_template("errore.html", status=status, message=message, **extra), status
     except Exception:  # the error page itself failed: answer with a page that cannot fail
@@ -46,9 +53,15 @@ def plain_page(status: int, message: str | None = None) -> str:
             f"<h1>Errore {status}</h1><p>{escape(message)}</p><p><a href=\"/\">Torna all'indice</a></p></html>")
 
 
+BAD_HOST = ("Intestazione Host non valida: deve essere un nome di dominio (etichette di al più 63 "
+            "caratteri, 253 in tutto) o un indirizzo IP.")
+
+
 def _http_error(exc: HTTPException):
     status = exc.code or 500
     description = exc.description if exc.description and not exc.description.startswith(("The ", "A ", "You ", "This ")) else None
+    if isinstance(exc, BadHost):
+        description = BAD_HOST
     response = make_response(error_response(status, description or MESSAGES.get(status)))
     # Keep the headers the status needs (Allow on 405, Retry-After on 429/503).
     for name, value in exc.get_headers():
@@ -66,7 +79,21 @@ def _unexpected(exc: Exception):
     return error_response(500)
 
 
+def _store_unavailable(exc):
+    """A read-only, unreachable or full scenario store: 503/507 with what still works."""
+    from flask import current_app
+
+    current_app.logger.warning("archivio degli scenari: %s", exc.message)
+    response = make_response(error_response(exc.status, exc.message))
+    if exc.status == 503:
+        response.headers["Retry-After"] = "30"
+    return response
+
+
 def init_app(app: Flask) -> None:
+    from judge.store.documents import StoreUnavailable
+
+    app.register_error_handler(StoreUnavailable, _store_unavailable)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(InternalServerError, _unexpected)
     app.register_error_handler(Exception, _unexpected)

@@ -11,6 +11,9 @@ import sys
 import time
 
 
+MAX_FIELD = 200   # characters of a path or query kept: a 100 KB URL is not a 100 KB log line
+
+
 class RequestLog:
     def __init__(self, app, stream=None):
         self.app = app
@@ -32,9 +35,9 @@ class RequestLog:
         finally:
             record = {
                 "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()),
-                "method": environ.get("REQUEST_METHOD"),
-                "path": environ.get("PATH_INFO"),
-                "query": environ.get("QUERY_STRING", "")[:200],
+                "method": (environ.get("REQUEST_METHOD") or "")[:16],
+                "path": (environ.get("PATH_INFO") or "")[:MAX_FIELD],
+                "query": environ.get("QUERY_STRING", "")[:MAX_FIELD],
                 "status": int(status_holder[0].split()[0]) if status_holder else 0,
                 "bytes": size,
                 "ms": round((time.perf_counter() - started) * 1000, 2),

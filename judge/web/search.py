@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
 from judge.corpus import load_corpus
-from judge.search.engines import index_ready, keep_in_memory, run_search
+from judge.search.engines import IndexRebuilding, index_ready, keep_in_memory, rebuilding, run_search
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 from judge.web.cards import carte_nominate, suggestion_payload
@@ -19,10 +19,24 @@ def _setup(state) -> None:
     app = state.app
     instance = app.instance_path
     app.extensions["judge.index_status"] = lambda: index_ready(instance)
+    app.extensions["judge.index_rebuilding"] = lambda: rebuilding(instance)
     app.extensions["judge.warm_up"] = lambda: keep_in_memory(instance)
 
 
 bp.record_once(_setup)
+
+
+@bp.errorhandler(IndexRebuilding)
+def _rebuilding(e: IndexRebuilding):
+    from flask import make_response
+
+    from judge.web.errors import error_response
+
+    response = make_response(error_response(
+        503, "L'indice di ricerca è in ricostruzione: riprova tra qualche secondo. Le pagine delle "
+             "regole restano consultabili."))
+    response.headers["Retry-After"] = "5"
+    return response
 
 
 def _int_arg(name: str, default: int, lo: int, hi: int) -> int:

@@ -8,13 +8,26 @@ import signal
 import click
 
 
-def make_server(wsgi, host: str, port: int, threads: int, trusted_proxy: str | None = None):
-    """A waitress server for ``wsgi`` whose own error answers (a request it cannot parse, headers
-    over its limit) are Italian pages with the site's security headers, like the app's.
+# waitress settings against slow and greedy clients (judge/web/server_guard.py does the rest).
+SERVER_SETTINGS = {
+    "channel_timeout": 20,            # an idle keep-alive connection is closed after this
+    "cleanup_interval": 2,            # how often timeouts are checked (waitress: 30 s)
+    "connection_limit": 1000,
+    "outbuf_high_watermark": 1 << 20, # unread output per connection before pipelining stops
+}
 
-    ``trusted_proxy`` (the proxy's address, or "*"): that proxy's X-Forwarded-Proto/-Host are
-    believed, so behind a TLS proxy permalinks and the API's urls say https; anyone else's are
-    dropped, so a client cannot make the site print its own scheme or host."""
+
+def make_server(wsgi, host: str, port: int, threads: int, trusted_proxy: str | None = None,
+                guard=None, **settings):
+    """A waitress server for ``wsgi`` whose own error answers (a request it cannot parse, headers
+    over its limit, a body over the app's limit) are Italian pages with the site's security
+    headers, like the app's.
+
+    ``trusted_proxy`` (the proxy's address, or "*"): that proxy's X-Forwarded-For/-Proto/-Host
+    are believed, so behind a TLS proxy permalinks and the API's urls say https and the rate
+    limits see each client's own address; anyone else's are dropped, so a client cannot make
+    the site print its own scheme or host, nor pass for another client.  ``guard``: the limits
+    of judge.web.server_guard (defaults); ``settings``: waitress settings over SERVER_SETTINGS."""
     from waitress import create_server
     from waitress.channel import HTTPChannel
     from waitress.task import ErrorTask
@@ -35,14 +48,22 @@ def make_server(wsgi, host: str, port: int, threads: int, trusted_proxy: str | N
     class Channel(HTTPChannel):
         error_task_class = ItalianErrorTask
 
-    proxy = ({"trusted_proxy": trusted_proxy, "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-host"},
-              "clear_untrusted_proxy_headers": True} if trusted_proxy else {})
+    from judge.web import MAX_CONTENT_LENGTH
+    from judge.web.server_guard import Guard, install
+
+    proxy = ({"trusted_proxy": trusted_proxy,
+              "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"},
+              "trusted_proxy_count": 1, "clear_untrusted_proxy_headers": True} if trusted_proxy else {})
+    # A body over the app's limit is refused (413) as soon as its Content-Length is read, or as
+    # soon as a chunked body passes it: never received whole, never spooled to disk.
+    options = {**SERVER_SETTINGS, "max_request_body_size": MAX_CONTENT_LENGTH + 1, **settings}
     server = create_server(wsgi, host=host, port=port, threads=threads, ident="judge",
-                           channel_timeout=30, connection_limit=1000, **proxy)
+                           **options, **proxy)
     # One listening server, or several (a host name with more than one address) in a map.
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = Channel
+    install(server, guard or Guard(trusted=trusted_proxy))
     return server
 
 
@@ -70,14 +91,27 @@ def _env_int(name: str, default: int) -> int:
 def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool,
           trusted_proxy: str | None) -> None:
     """Avvia il sito con waitress (server WSGI di produzione)."""
-    from judge.web import create_app, warm_up
+    from judge.store import StoreUnavailable
+    from judge.web import InstanceError, create_app, warm_up
     from judge.web.requestlog import RequestLog
+    from judge.web.server_guard import Guard
 
-    app = create_app({"INSTANCE_PATH": instance} if instance else None)
-    # Corpus, checks and search index are ready before the first request is accepted.
-    warm_up(app)
+    try:
+        app = create_app({"INSTANCE_PATH": instance} if instance else None)
+        # Corpus, checks, search index and store are ready before the first request is accepted.
+        for warning in warm_up(app):
+            click.echo(f"judge: attenzione: {warning}", err=True)
+    except (InstanceError, StoreUnavailable) as e:
+        click.echo(f"judge: impossibile avviare il sito. {e}", err=True)
+        raise SystemExit(1) from None
     wsgi = RequestLog(app) if log_requests else app
-    server = make_server(wsgi, host=host, port=port, threads=threads, trusted_proxy=trusted_proxy)
+    guard = Guard(per_client=_env_int("JUDGE_CONNESSIONI_PER_CLIENT", 100), trusted=trusted_proxy)
+    try:
+        server = make_server(wsgi, host=host, port=port, threads=threads, trusted_proxy=trusted_proxy,
+                             guard=guard)
+    except OSError as e:
+        click.echo(f"judge: impossibile ascoltare su {host}:{port} ({e.strerror or e}).", err=True)
+        raise SystemExit(1) from None
 
     def _stop(signum, frame):
         # Graceful shutdown: stop accepting, let the worker threads finish what they hold.

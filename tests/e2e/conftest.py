@@ -15,7 +15,8 @@ def base_url(tmp_path_factory):
     waitress = pytest.importorskip("waitress")
     from judge.web import create_app
 
-    app = create_app({"INSTANCE_PATH": str(tmp_path_factory.mktemp("e2e-instance")), "SECRET_KEY": "e2e"})
+    app = create_app({"INSTANCE_PATH": str(tmp_path_factory.mktemp("e2e-instance")), "SECRET_KEY": "e2e",
+                      "RATE_LIMITS": False})
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

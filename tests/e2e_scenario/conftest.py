@@ -33,8 +33,9 @@ def server(tmp_path_factory):
                          "supertypes": ["legendary"], "power": 2, "toughness": 2,
                          "controller": "p1"} for i in (1, 2)]
     (lib / "leggende.json").write_text(json.dumps(d), encoding="utf-8")
+    # no per-client limits: one browser plays every judge action in a minute (tests/web/test_limits.py)
     app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
-                      "SCENARIO_LIBRARY": str(lib)})
+                      "SCENARIO_LIBRARY": str(lib), "RATE_LIMITS": False})
     srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()

@@ -131,17 +131,24 @@ def test_preload_reads_every_term_of_the_index(engine, corpus):
 
 
 def test_a_server_engine_reopened_after_a_rebuild_keeps_the_index_in_memory(tmp_path, corpus):
-    """`judge serve` keeps its instance's index in memory; an index deleted under it is rebuilt,
-    and the engine reopened on it must be read into memory too, not read term by term."""
+    """`judge serve` keeps its instance's index in memory; an index deleted under it is rebuilt
+    beside it (meanwhile the engine in memory answers), and the engine reopened on the new index
+    must be read into memory too, not read term by term."""
     import shutil
+    import time
 
-    from judge.search.engines import get_engine, keep_in_memory
+    from judge.search.engines import get_engine, keep_in_memory, rebuilding
 
     instance = tmp_path / "inst"
     first = keep_in_memory(instance)
     assert first.scorer._flat is not None
     shutil.rmtree(first.path)
-    again = get_engine(instance, corpus, verify=True)
+    assert get_engine(instance, corpus, verify=True) is first      # still answering, from memory
+    assert first.search("travolgere").hits
+    deadline = time.time() + 300
+    while rebuilding(instance) and time.time() < deadline:
+        time.sleep(0.2)
+    again = get_engine(instance, corpus)
     assert again is not first and again.scorer._flat is not None
     assert [h.number for h in again.search("travolgere").hits] == [h.number for h in first.search("travolgere").hits]
     # An instance that is not a server's reads terms as it meets them.

@@ -246,7 +246,7 @@ def modifica_salva(ident: str):
     try:
         check_document(new)
     except StoreError as e:
-        return _builder_page(ident, draft, 413, raw=filled.form, errors=[("", e.message)])
+        return _builder_page(ident, draft, e.status, raw=filled.form, errors=[("", e.message)])
     new_ident = _save(new, KIND_SCENARIO)
     if request.form.get("azione") == "avvia":
         gid = _save(play.new_game(new), KIND_GAME)

@@ -211,7 +211,7 @@ def expanded(draft: dict) -> dict:
 
 
 def apply(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[str, str]], str]:
-    """``scenario_forms.apply_form`` with the fields of this module: colours, mana cost,
+    """``forms.apply_form`` with the fields of this module: colours, mana cost,
     loyalty and defense of each permanent, and the card of the one added."""
     d = copy.deepcopy(draft)
     r = forms.FormReader(form)

@@ -15,7 +15,7 @@ from judge.web.simulator.blueprint import BadRequest
 from judge.web.simulator.history import Histories
 from judge.web.simulator.store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
                                        StoreError, check_document, document_id, json_depth,
-                                       store_for)
+                                       lone_surrogate, store_for, surrogate_message)
 
 KIND_SCENARIO = "scenario"
 KIND_GAME = "partita"
@@ -41,7 +41,7 @@ def _save(doc: Any, kind: str) -> str:
     try:
         return _store().save(doc, kind)
     except StoreError as e:
-        raise BadRequest(413, e.message) from None
+        raise BadRequest(e.status, e.message) from None
 
 
 def _load(ident: str) -> tuple[str, Any]:
@@ -51,7 +51,8 @@ def _load(ident: str) -> tuple[str, Any]:
 def _load_raw(ident: str) -> tuple[str, Any, bytes]:
     """``(kind, document, its canonical JSON)``; 404 or 500 (damaged) as a BadRequest."""
     try:
-        found = _store().load_raw(ident)
+        # a visit (not a POST acting on it) marks the document opened: never pruned (judge/store/pruning.py)
+        found = _store().load_raw(ident, opening=request.method in ("GET", "HEAD"))
     except CorruptDocument:
         current_app.logger.error("documento danneggiato nel database: %s", ident)
         raise BadRequest(500, "Questo scenario salvato è danneggiato e non può essere aperto.") from None
@@ -83,6 +84,9 @@ def _json_body(raw: str | bytes) -> Any:
     depth = json_depth(data)
     if depth > MAX_JSON_DEPTH:
         raise BadRequest(422, f"JSON troppo annidato: profondità {depth}, il limite è {MAX_JSON_DEPTH}.")
+    bad = lone_surrogate(data)
+    if bad is not None:
+        raise BadRequest(422, surrogate_message(bad))
     return data
 
 
@@ -110,7 +114,7 @@ def _store_document(data: Any) -> tuple[str, str]:
         try:
             ident = document_id(check_document(data))
         except StoreError as e:
-            raise BadRequest(413, e.message) from None
+            raise BadRequest(e.status, e.message) from None
         played = histories().open(ident, data, log=0)     # replayed once, and cached
         if played.broken:
             raise BadRequest(422, "La partita non si può riprodurre: " + played.broken[1] + ".")

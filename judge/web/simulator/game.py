@@ -56,7 +56,7 @@ def _save_game(save: Save) -> str:
     try:
         return histories().save(save, KIND_GAME)
     except StoreError as e:
-        raise BadRequest(413, e.message) from None
+        raise BadRequest(e.status, e.message) from None
 
 
 # --- links to the rules the log cites ------------------------------------------------------------

@@ -87,6 +87,10 @@ class Histories:
             played = self._replay(ident, doc)
         if log != 0 and played.key is not None:
             rows, complete = self.store.history_events(played.key, log)
+            if not complete and (log is None or sum(len(e) for _, e in rows) < log):
+                # The walk stopped short of the start: history rows were pruned (judge/store/
+                # pruning.py). Replay from the start once, which puts them back.
+                return play.trim(self._replay(ident, doc, from_start=True), log)
             played.steps = [(n - 1, actions[n - 1], events_from(evs)) for n, evs in rows]
             played.complete = complete
         return played
@@ -110,13 +114,13 @@ class Histories:
             self.store.add_snapshot(key, game.snapshot())
         return play.Played(game, key=key, complete=False, n_actions=len(actions))
 
-    def _replay(self, ident: str, doc: dict) -> play.Played:
+    def _replay(self, ident: str, doc: dict, from_start: bool = False) -> play.Played:
         """Replay from the deepest cached prefix (or the start), caching what it computes."""
         actions = doc.get("actions") or []
         keys = [start_key(doc["scenario"])]
         for a in actions:
             keys.append(next_key(keys[-1], a))
-        have = self.store.snapshots_among(keys)
+        have = {} if from_start else self.store.snapshots_among(keys)
         m = max((have[k] for k in keys if k in have), default=None)
         game = None
         if m is not None:

@@ -1,4 +1,5 @@
-"""The saved-scenario store: content addressing, limits, concurrent writers, killed writers."""
+"""The saved-scenario store, on both backends: content addressing, limits, concurrent writers,
+killed writers."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge import ROOT
-from judge.web.simulator.store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument,
-                                       ScenarioStore, StoreError, canonical, canonical_edited,
-                                       json_depth, valid_id)
+from judge.store import (MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDocument, StoreError,
+                         canonical, canonical_edited, json_depth, valid_id)
+from judge.store import open_store as open_at
 
 
 def doc(n: int, size: int = 0) -> dict:
@@ -27,8 +28,8 @@ def doc(n: int, size: int = 0) -> dict:
             "players": [{"id": "p1", "name": "Alice"}], "pad": "x" * size}
 
 
-def test_same_content_same_id_and_round_trip(tmp_path):
-    store = ScenarioStore(tmp_path / "s.sqlite3")
+def test_same_content_same_id_and_round_trip(open_store):
+    store = open_store()
     a = store.save(doc(1), "scenario")
     b = store.save({**doc(1)}, "scenario")          # same content, other dict order
     c = store.save(doc(2), "scenario")
@@ -40,16 +41,16 @@ def test_same_content_same_id_and_round_trip(tmp_path):
     assert store.load("../../etc/passwd") is None
 
 
-def test_wal_mode_and_full_sync(tmp_path):
+def test_sqlite_is_in_wal_mode(tmp_path):
     path = tmp_path / "s.sqlite3"
-    ScenarioStore(path).save(doc(1), "scenario")
+    open_at(path).save(doc(1), "scenario")
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
 
-def test_limits_have_italian_messages(tmp_path):
-    store = ScenarioStore(tmp_path / "s.sqlite3")
+def test_limits_have_italian_messages(open_store):
+    store = open_store()
     with pytest.raises(StoreError, match="Scenario troppo grande"):
         store.save(doc(1, MAX_DOCUMENT_BYTES), "scenario")
     deep: list = []
@@ -63,28 +64,24 @@ def test_limits_have_italian_messages(tmp_path):
     assert store.count() == 0
 
 
-def test_a_damaged_row_is_reported_not_served(tmp_path):
-    path = tmp_path / "s.sqlite3"
-    store = ScenarioStore(path)
+def test_a_damaged_row_is_reported_not_served(open_store):
+    store = open_store()
     ident = store.save(doc(1), "scenario")
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE documenti SET dati = ? WHERE id = ?",
-                 (zlib.compress(b'{"title":"altro"}'), ident))
-    conn.commit()
-    conn.close()
+    with store._tx(write=True) as tx:
+        tx.run("UPDATE documenti SET dati = ? WHERE id = ?", (zlib.compress(b'{"title":"altro"}'), ident))
     with pytest.raises(CorruptDocument):
         store.load(ident)
 
 
-def test_concurrent_threads_lose_nothing(tmp_path):
-    store = ScenarioStore(tmp_path / "s.sqlite3")
+def test_concurrent_threads_lose_nothing(open_store):
+    store = open_store()
     acked: list[tuple[int, str]] = []
     lock = threading.Lock()
 
     def writer(k: int) -> None:
         for i in range(25):
             n = k * 1000 + i % 20          # some duplicates across iterations: same id, one row
-            ident = ScenarioStore(store.path).save(doc(n, 200), "scenario")
+            ident = store.save(doc(n, 200), "scenario")
             with lock:
                 acked.append((n, ident))
 
@@ -103,8 +100,8 @@ def test_concurrent_threads_lose_nothing(tmp_path):
 WRITER = r"""
 import sys
 sys.path.insert(0, {root!r})
-from judge.web.simulator.store import ScenarioStore
-store = ScenarioStore({path!r})
+from judge.store import open_store
+store = open_store({path!r})
 start, count, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 for n in range(start, start + count):
     doc = {{"format": "judge-scenario", "version": 1, "title": f"Scenario {{n}}",
@@ -121,16 +118,15 @@ def expected(n: int, size: int) -> dict:
             "noise": [n * 7919 % 104729 + j for j in range(size // 8)]}
 
 
-def _writer_script(tmp_path: Path, db: Path) -> Path:
+def _writer_script(tmp_path: Path, db: str) -> Path:
     script = tmp_path / "writer.py"
     script.write_text(WRITER.format(root=str(ROOT), path=str(db)))
     return script
 
 
-def test_concurrent_processes_lose_nothing(tmp_path):
-    db = tmp_path / "s.sqlite3"
-    ScenarioStore(db)
-    script = _writer_script(tmp_path, db)
+def test_concurrent_processes_lose_nothing(tmp_path, store_url, open_store):
+    open_store()
+    script = _writer_script(tmp_path, store_url)
     procs = [subprocess.Popen([sys.executable, str(script), str(k * 100), "30", "300"],
                               stdout=subprocess.PIPE, text=True) for k in range(4)]
     acked = []
@@ -139,7 +135,7 @@ def test_concurrent_processes_lose_nothing(tmp_path):
         assert p.returncode == 0
         acked += [(int(a), b) for a, b in (line.split() for line in out.splitlines())]
     assert len(acked) == 120
-    store = ScenarioStore(db)
+    store = open_store()
     for n, ident in acked:
         assert store.load(ident) == ("scenario", expected(n, 300))
     assert store.count() == 120
@@ -147,12 +143,12 @@ def test_concurrent_processes_lose_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("kill_after, extra_delay", [(3, 0.0), (11, 0.003), (25, 0.011)])
-def test_writer_killed_mid_write_keeps_every_acknowledged_save(tmp_path, kill_after, extra_delay):
+def test_writer_killed_mid_write_keeps_every_acknowledged_save(tmp_path, store_url, open_store,
+                                                              kill_after, extra_delay):
     """SIGKILL a process that is saving big documents in a loop; every save it reported
-    as done must be readable and the database must pass SQLite's integrity check."""
-    db = tmp_path / "s.sqlite3"
-    ScenarioStore(db)
-    script = _writer_script(tmp_path, db)
+    as done must be readable and the store must pass its integrity check."""
+    open_store()
+    script = _writer_script(tmp_path, store_url)
     size = 40_000
     p = subprocess.Popen([sys.executable, str(script), "0", "100000", str(size)],
                          stdout=subprocess.PIPE, text=True)
@@ -172,7 +168,7 @@ def test_writer_killed_mid_write_keeps_every_acknowledged_save(tmp_path, kill_af
     # Lines flushed between our last read and the kill were acknowledged too.
     acked += [(int(a), b) for a, b in (line.split() for line in rest.splitlines() if line.strip())]
     assert p.returncode == -signal.SIGKILL
-    store = ScenarioStore(db)
+    store = open_store()
     assert store.integrity_check() == "ok"
     for n, ident in acked:
         assert store.load(ident) == ("scenario", expected(n, size))

@@ -1,0 +1,109 @@
+"""Per-client rate limits: writes and expensive reads answer 429 with Retry-After and an Italian
+message past the budget; nothing is saved; other clients are not affected; behind a trusted
+proxy the client is the one the proxy names, and nobody else can choose their address."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from judge.engine.templates import new_scenario
+from judge.web import create_app
+from judge.web.limits import Buckets, Rate, parse_rate
+from judge.web.serve_cli import make_server
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "t",
+                       "RATE_LIMITS": {"scritture": "3/ora", "ricerche": "5/ora"}})
+
+
+def save(client, n: int, addr: str = "10.0.0.1"):
+    return client.post("/api/scenari", json=new_scenario("two-player", title=f"Prova {n}"),
+                       environ_base={"REMOTE_ADDR": addr})
+
+
+def test_writes_past_the_budget_get_429_with_retry_after_and_nothing_is_saved(app):
+    client = app.test_client()
+    assert [save(client, i).status_code for i in range(3)] == [201, 201, 201]
+    from judge.web.simulator.store import store_for
+
+    count = store_for(app).count()
+    r = save(client, 99)
+    assert r.status_code == 429
+    assert 1000 <= int(r.headers["Retry-After"]) <= 1200
+    message = r.get_json()["error"]["message"]
+    assert "Troppe richieste" in message and "3 all'ora" in message and "salvataggi" in message
+    assert store_for(app).count() == count
+    assert save(client, 100, addr="10.0.0.2").status_code == 201      # another client
+
+
+def test_searches_past_the_budget_get_an_italian_page(app):
+    client = app.test_client()
+    for i in range(5):
+        assert client.get(f"/cerca?q=mana+{i}").status_code == 200
+    r = client.get("/cerca?q=pila")
+    assert r.status_code == 429 and r.headers["Retry-After"]
+    page = r.get_data(as_text=True)
+    assert 'lang="it"' in page and "Troppe richieste" in page
+    assert client.post("/api/collega", json={"text": "vedi 704.5a"}).status_code == 429   # same budget
+    assert client.get("/regole/704.5a").status_code == 200          # rule pages are not limited
+
+
+def test_a_form_action_counts_as_a_write(app):
+    client = app.test_client()
+    page = client.get("/simulatore").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    codes = [client.post("/simulatore/nuovo", data={"csrf_token": token, "variant": "two-player"}).status_code
+             for _ in range(4)]
+    assert codes == [303, 303, 303, 429]
+
+
+def test_buckets_refill_and_stay_bounded():
+    now = [0.0]
+    b = Buckets(Rate(2, 60.0), clock=lambda: now[0])
+    assert b.take("a") == 0 and b.take("a") == 0
+    assert b.take("a") == pytest.approx(30.0)
+    now[0] += 30
+    assert b.take("a") == 0
+    assert parse_rate("0") is None and parse_rate("60/min") == Rate(60, 60.0)
+    with pytest.raises(ValueError, match="limite non valido"):
+        parse_rate("tanti")
+
+
+def _served(app, trusted):
+    server = make_server(app, host="127.0.0.1", port=0, threads=2, trusted_proxy=trusted)
+    threading.Thread(target=server.run, daemon=True).start()
+    return server
+
+
+def _post(port: int, forwarded: str) -> int:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/scenari",
+                                 data=json.dumps(new_scenario("two-player")).encode(),
+                                 headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@pytest.mark.parametrize("trusted", ["127.0.0.1", None])
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget(tmp_path, trusted):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "t",
+                      "RATE_LIMITS": {"scritture": "2/ora"}})
+    server = _served(app, trusted)
+    try:
+        port = int(server.effective_port)
+        first = [_post(port, "203.0.113.7") for _ in range(3)]
+        other = _post(port, "203.0.113.8")
+    finally:
+        server.close()
+    assert first == [201, 201, 429]
+    # trusted: another client behind the proxy; untrusted: the header is dropped, same client
+    assert other == (201 if trusted else 429)
