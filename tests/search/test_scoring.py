@@ -143,8 +143,11 @@ def test_a_server_engine_reopened_after_a_rebuild_keeps_the_index_in_memory(tmp_
     first = keep_in_memory(instance)
     assert first.scorer._flat is not None
     shutil.rmtree(first.path)
-    assert get_engine(instance, corpus, verify=True) is first      # still answering, from memory
-    assert first.search("travolgere").hits
+    answering = get_engine(instance, corpus, verify=True)
+    # While the rebuild runs the engine in memory answers; on a loaded machine the rebuild may
+    # already be over, and then the new engine answers.
+    assert answering is first or not rebuilding(instance)
+    assert answering.search("travolgere").hits and first.search("travolgere").hits
     deadline = time.time() + 300
     while rebuilding(instance) and time.time() < deadline:
         time.sleep(0.2)
