@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import chars, leaving, ops, terms, triggers
+from judge.engine import chars, keywords, leaving, ops, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
 from judge.engine.scenario import shared_team_turns
-from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
+from judge.engine.state import MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
 from judge.engine.state_actions import ask_in_apnap_order
 from judge.engine.validation import MAX_INT
 
@@ -58,6 +58,19 @@ def list_arg(value: Any, what: str, allowed: tuple[str, ...] | None = None) -> l
         if allowed is not None and x not in allowed:
             raise IllegalAction(f'{what}: valore sconosciuto "{x}" (ammessi: {", ".join(allowed)})')
     return list(value)
+
+
+def keyword_arg(value: Any) -> list[str]:
+    """Keywords in English or Italian («volare», «protezione dal rosso»), stored in English."""
+    texts = list_arg(value, "keywords")
+    try:
+        return keywords.canonical(texts)
+    except keywords.KeywordError as e:
+        raise IllegalAction(f"keywords: {e.message}", e.rules) from None
+
+
+def keywords_it(ctx: Ctx, texts: list[str]) -> str:
+    return keywords.italian_list(texts, ctx.s.name_of)
 
 
 def perm_arg(ctx: Ctx, oid: Any) -> Permanent:
@@ -374,7 +387,7 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
     types = list_arg(types, "types", TOKEN_TYPES) or ["creature"]
     subtypes = list_arg(subtypes, "subtypes")
     supertypes = list_arg(supertypes, "supertypes", SUPERTYPES)
-    keywords = list_arg(keywords, "keywords", KEYWORDS)
+    keywords = keyword_arg(keywords)
     if "creature" in types or power is not None or toughness is not None:
         power = int_arg(power if power is not None else 0, "forza", -MAX_INT)
         toughness = int_arg(toughness if toughness is not None else 0, "costituzione", -MAX_INT)
@@ -416,15 +429,15 @@ def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
     p = perm_arg(ctx, object)
     power = int_arg(power, "forza", -MAX_INT)
     toughness = int_arg(toughness, "costituzione", -MAX_INT)
-    keywords = list_arg(keywords, "keywords", KEYWORDS)
+    keywords = keyword_arg(keywords)
     eot = p.until_end_of_turn
     if power:
         eot["power"] = eot.get("power", 0) + power
     if toughness:
         eot["toughness"] = eot.get("toughness", 0) + toughness
     if keywords:
-        eot["keywords"] = sorted(set(eot.get("keywords", [])) | set(keywords))
-    extra = f" e {', '.join(terms.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
+        eot["keywords"] = list(eot.get("keywords", [])) + keywords   # each instance counts (702.45b…)
+    extra = f" e {keywords_it(ctx, keywords)}" if keywords else ""
     ctx.emit(["611.2a"], f"{p.name} prende {power:+d}/{toughness:+d}{extra} fino alla fine del turno "
              f"(ora {chars.describe_pt(p)}).", "effect", objects=[p.id])
 

@@ -14,7 +14,7 @@ from judge.engine.registry import effect, sba
 from judge.engine.state import StackItem
 from judge.engine.state_actions import Act, live
 
-ENGINES = terms.KEYWORD_IT["start your engines!"]
+ENGINES = terms.italian("start your engines!")
 
 
 @effect("monarch_draw", cites=("725.2", "121.1"), summary=f"Il monarca {terms.verb('draw')} una carta")

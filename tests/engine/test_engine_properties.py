@@ -14,7 +14,11 @@ from judge.engine.dungeon import UNDERCITY_ROOMS
 from judge.engine.resolve import resolving
 from judge.engine.scenario import parse
 from judge.engine.scenario_json import to_dict
-from judge.engine.state import KEYWORDS
+from judge.engine.keywords import REGISTRY, examples
+
+# Every keyword and ability the engine knows, written as a scenario may (no player qualities:
+# the players vary).
+KEYWORDS = [e for spec in REGISTRY for e in examples(spec) if "player" not in e]
 from judge.engine.steps import STEP_NAMES
 
 VARIANTS = ["two-player", "free-for-all", "commander", "two-headed-giant"]
