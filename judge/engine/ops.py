@@ -122,6 +122,31 @@ def clear_references(ctx: Ctx, oid: str) -> None:
             p.attached_to = None
 
 
+def remove_stun(p: Permanent) -> bool:
+    """122.1d: instead of untapping, a permanent with a stun counter loses one.  True if it did."""
+    if p.counters.get("stun", 0) <= 0:
+        return False
+    p.counters["stun"] -= 1
+    if not p.counters["stun"]:
+        del p.counters["stun"]
+    return True
+
+
+def untap(ctx: Ctx, p: Permanent, rules: list[str]) -> bool:
+    """Untap ``p`` as a game action would: with a stun counter it stays tapped and loses the
+    counter instead (122.1d).  True if it untapped."""
+    if remove_stun(p):
+        left = p.counters.get("stun", 0)
+        ctx.emit(rules + ["122.1d"], f"{p.name} ha un segnalino stordimento: invece di "
+                 f"{terms.italian('untap')[:-1]}si perde il segnalino"
+                 + (f" (ne restano {left})" if left else "") + " e resta TAPpato.", "stun",
+                 objects=[p.id])
+        return False
+    p.tapped = False
+    ctx.emit(rules, f"{p.name} viene {terms.done('untap')}.", "untap", objects=[p.id])
+    return True
+
+
 def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
     """One card draw (121.1); from an empty library, 121.4 (then 704.5b)."""
     if not pl.library:

@@ -11,7 +11,7 @@ resolves (405.5), or the step ends and the next one begins (500, 514.3a).
 
 from __future__ import annotations
 
-from judge.engine import chars, combat, state_actions, triggers
+from judge.engine import chars, combat, combat_triggers, state_actions, triggers
 from judge.engine import actions as _actions
 from judge.engine import resolve as _resolve
 from judge.engine.context import Ctx, NeedDecision
@@ -164,6 +164,7 @@ def _task(ctx: Ctx, task: str) -> None:
                  "no_priority")
     elif name == "step_triggers":
         triggers.beginning_of_step(ctx)
+        combat_triggers.end_of_combat(ctx)                  # 511.2
     elif name == _resolve.TASK:
         _resolve.resolve(ctx, arg)
     elif name == "each_discard":
