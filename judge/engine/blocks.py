@@ -100,10 +100,13 @@ def declare_blockers(ctx: Ctx) -> None:
     order = [p for p in chars.apnap(st) if p.id in cb.defending_players
              and p.id not in cb.blockers_declared_by]
     answers = []
+    explained: dict[str, list[dict]] = {}     # players none of whose creatures can block
     for pl in order:
         able, unable = block_options(st, pl.id)
         if not able:
             answers.append((pl, {"blockers": []}))
+            if unable:
+                explained[pl.id] = unable
             continue
         ans = ctx.ask({
             "id": f"declare_blockers:{pl.id}", "kind": "declare_blockers", "player": pl.id,
@@ -118,6 +121,9 @@ def declare_blockers(ctx: Ctx) -> None:
         answers.append((pl, ans))
     for pl, ans in answers:
         cb.blockers_declared_by.append(pl.id)
+        if pl.id in explained:
+            _nobody_can_block(ctx, pl, explained[pl.id])
+            continue
         if not ans["blockers"]:
             if order:
                 ctx.emit(["703.4j", "509.1"], f"{pl.name} non dichiara bloccanti.", "block",
@@ -147,6 +153,16 @@ def declare_blockers(ctx: Ctx) -> None:
                      + ", ".join(st.name_of(i) for i in unblocked) + ".", "unblocked",
                      objects=unblocked)
         combat_triggers.blockers_declared(ctx)                                     # 509.1i
+
+
+def _nobody_can_block(ctx: Ctx, pl, unable: list[dict]) -> None:
+    """The log says why none of a defending player's creatures can block, with the rules."""
+    rules = ["703.4j", "509.1"]
+    for u in unable:
+        rules += [r for r in u["rules"] if r not in rules]
+    why = "; ".join(f"{u['name']} {u['reason']}" for u in unable)
+    ctx.emit(rules, f"Nessuna creatura di {pl.name} può bloccare: {why}.", "block",
+             objects=[u["id"] for u in unable], players=[pl.id])
 
 
 @decision("declare_blockers")

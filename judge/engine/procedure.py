@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from judge.engine import chars, combat, combat_triggers, state_actions, triggers
 from judge.engine import actions as _actions
+from judge.engine import permanent_actions
 from judge.engine import resolve as _resolve
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
@@ -249,6 +250,7 @@ def _new_turn(ctx: Ctx) -> None:
     names = " e ".join(p.name for p in act)
     ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
              players=[p.id for p in act])
+    permanent_actions.goad_ends(ctx)    # 701.15a
     ids = {p.id for p in act}
     sick = [p for p in s.battlefield if p.controller in ids and p.summoning_sick]
     for p in sick:

@@ -49,9 +49,16 @@ def sba(number: str, cites: tuple[str, ...] = (), summary: str = ""):
     return deco
 
 
-def action(name: str, cites: tuple[str, ...] = (), summary: str = ""):
+# Judge actions that are raw edits of the state, not game actions: no rule governs them, so
+# they cite none, and their summary and log say so ("Modifica diretta …").
+RAW_EDITS: set[str] = set()
+
+
+def action(name: str, cites: tuple[str, ...] = (), summary: str = "", raw: bool = False):
     def deco(fn):
         ACTIONS[name] = RuleFn(name, fn, list(cites), summary)
+        if raw:
+            RAW_EDITS.add(name)
         return fn
     return deco
 

@@ -60,24 +60,31 @@ def problem(st: State, target_id: str, source: Card | None, controller: str,
     return None
 
 
-def untargeted_note(st: State, target_id: str, source: Card | None, controller: str | None) -> str:
+def untargeted_note(st: State, target_id: str, source: Card | None,
+                    controller: str | None) -> tuple[str, list[str]] | None:
     """For a judge action on ``target_id`` from ``source`` whose targets the engine does not
-    know: what hexproof, shroud, protection or ward would say if it targeted.  "" if nothing."""
+    know: what hexproof, shroud, protection or ward would say if it targeted (text, rules)."""
     holder = st.perm(target_id)
     if holder is None or not any(chars.has_kw(holder, k) for k in ("hexproof", "shroud", "ward",
                                                                    "protection")):
-        return ""
+        return None
     ctl = controller or (protection.controller_of(source) if source is not None else None)
     why = problem(st, target_id, source, ctl, spell=True) if ctl else None
-    if why is None and not chars.has_kw(holder, "ward"):
-        return ""
-    parts = []
+    if why is None and chars.has_kw(holder, "shroud"):
+        why = problem(st, target_id, None, holder.controller, spell=True)
+    ward = chars.has_kw(holder, "ward") and (ctl is None or is_opponent(st, ctl, holder.controller))
+    if why is None and not ward:
+        return None
+    parts, rules = [], []
     if why is not None:
-        parts.append(f"se la fonte lo bersagliasse, {why[0]} (regola {', '.join(why[1])})")
-    if chars.has_kw(holder, "ward"):
-        parts.append(f"se un avversario del suo controllore lo bersagliasse, {terms.italian('ward')} "
-                     "si innescherebbe (regola 702.21a)")
-    return "Il motore non sa se questa azione bersaglia " + holder.name + ": " + "; ".join(parts)
+        parts.append(f"se la fonte lo bersagliasse, non potrebbe: {why[0]}")
+        rules += why[1]
+    if ward:
+        parts.append(f"se una magia o abilità di un avversario del suo controllore lo bersagliasse, "
+                     f"{terms.italian('ward')} si innescherebbe")
+        rules.append("702.21a")
+    return (f"Il motore non modella i bersagli di questa azione e non sa se bersaglia "
+            f"{holder.name}: " + "; ".join(parts)), rules
 
 
 # --- a target chosen as a triggered ability goes on the stack (603.3d) -------------------------

@@ -39,7 +39,7 @@ COUNTER_TERMS = {"loyalty": "loyalty", "defense": "defense", "lore": "lore count
 # The log's events and the verb that names each («Alice pesca», «Orso viene TAPpato»).
 VERB_TERMS = {"draw": "draw", "discard": "discard", "mill": "mill", "sacrifice": "sacrifice",
               "shuffle": "shuffle", "cast": "cast", "tap": "tap", "untap": "untap",
-              "attach": "attach", "venture": "venture into the dungeon"}
+              "attach": "attach", "venture": "venture into the dungeon", "goad": "goad"}
 VENTURE = "venture into the dungeon"
 
 assert set(ZONE_TERMS) == {*ZONES, *CARD_LISTS, "battlefield", "stack"}

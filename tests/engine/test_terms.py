@@ -119,6 +119,7 @@ JUDGE_ACTIONS = [
     ("shuffle", {"player": "p2"}), ("draw", {"player": "p1", "count": 2}),
     ("discard", {"player": "p1", "cards": ["h1"]}), ("mill", {"player": "p2", "count": 2}),
     ("tap", {"object": "orso"}), ("untap", {"object": "orso"}),
+    ("goad", {"object": "orso", "player": "p2"}),
     ("attach", {"object": "spada", "to": "orso"}), ("cast_spell", {"player": "p1", "card": "h2"}),
     ("move", {"object": "g1", "zone": "exile"}), ("move", {"object": "g1", "zone": "hand"}),
     ("move", {"object": "g1", "zone": "battlefield"}), ("move", {"object": "orso", "zone": "library"}),
