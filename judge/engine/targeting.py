@@ -14,6 +14,7 @@ from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import decision, effect
 from judge.engine.state import Card, StackItem, State
+from judge.engine.triggers import short_name
 
 Problem = tuple[str, list[str]]
 
@@ -142,7 +143,7 @@ def _ward_choice(ctx: Ctx, item: StackItem):
         "id": f"ward_payment:{item.id}", "kind": "ward_payment", "player": eff["player"],
         "rules": ["702.21a"],
         "prompt": f"{st.name_of(eff['player'])} paga {eff['cost']} per {terms.italian('ward')}? "
-                  f"Altrimenti «{target.text}» è neutralizzata.",
+                  f"Altrimenti «{short_name(target.text)}» è neutralizzata.",
         "options": {"cost": eff["cost"], "spell": target.text},
         "default": {"pay": False},
     })
@@ -170,7 +171,7 @@ def ward(ctx: Ctx, item: StackItem, choice) -> None:
         return
     if choice and choice.get("pay"):
         ctx.emit(["702.21a"], f"{payer} paga {eff['cost']} (il giudice applica il pagamento): "
-                 f"«{target.text}» resta in pila.", "resolve", objects=[target.id],
+                 f"«{short_name(target.text)}» resta in pila.", "resolve", objects=[target.id],
                  players=[eff["player"]])
         return
     st.stack.remove(target)
@@ -178,5 +179,5 @@ def ward(ctx: Ctx, item: StackItem, choice) -> None:
     if target.card is not None:
         ops.put(ctx, target.card, "graveyard")          # a copy then ceases to exist (704.5e)
         where = " e va nel cimitero del suo proprietario"
-    ctx.emit(["702.21a", "701.6a"], f"{payer} non paga {eff['cost']}: «{target.text}» è "
+    ctx.emit(["702.21a", "701.6a"], f"{payer} non paga {eff['cost']}: «{short_name(target.text)}» è "
              f"neutralizzata{where}.", "counter", objects=[target.id], players=[eff["player"]])

@@ -136,11 +136,17 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
             continue
         for inst in chars.kw_instances(perm, "ward"):
             text = (f"{keywords.italian(inst.text)[:1].upper()}{keywords.italian(inst.text)[1:]} di "
-                    f"{perm.name}: neutralizza «{_bare(item.text)}» a meno che "
+                    f"{perm.name}: neutralizza «{short_name(item.text)}» a meno che "
                     f"{ctx.name(item.controller)} paghi {inst.cost}")
             queue(ctx, perm.controller, text, ["702.21a"], source=perm.id,
                   effect={"kind": "ward", "spell": item.id, "player": item.controller,
                           "cost": inst.cost})
+
+
+def short_name(text: str) -> str:
+    """An object on the stack by its name: a spell's card name, an ability's "Keyword of X"
+    (the part of its text before the colon)."""
+    return _bare(text.split(":", 1)[0])
 
 
 def _bare(text: str) -> str:
