@@ -323,7 +323,7 @@ def _quality(word: str) -> str:
         return PLAYER + m.group(1)
     if re.fullmatch(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", w):
         return w                                     # a subtype, as cards print it ("Goblins")
-    raise KeywordError(f"qualità sconosciuta «{word}»: un colore (rosso, blu…), «tutto», «tutti i "
+    raise KeywordError(f"qualità sconosciuta «{w}»: un colore (rosso, blu…), «tutto», «tutti i "
                        "colori», un tipo di carta (creature, artefatti…), «giocatore ID» o un "
                        "sottotipo con la maiuscola (Goblin)", ["702.16a"])
 
@@ -386,6 +386,23 @@ def quality_it(quality: str, name_of=None) -> str:
         pid = quality[len(PLAYER):]
         return "da " + (name_of(pid) if name_of else f"giocatore {pid}")
     return "da " + quality
+
+
+def quality_noun(quality: str, name_of=None) -> str:
+    """A quality by itself, in Italian: «rosso», «creature», «tutto», «Bruno»."""
+    if quality in COLOR_NAMES:
+        return terms.italian(quality)
+    if quality == EVERYTHING:
+        return "tutto"
+    if quality == ALL_COLORS:
+        return "tutti i colori"
+    for t, plural in TYPE_PLURALS.items():
+        if quality == plural:
+            return _plural_it(terms.italian(t))
+    if quality.startswith(PLAYER):
+        pid = quality[len(PLAYER):]
+        return name_of(pid) if name_of else f"giocatore {pid}"
+    return quality
 
 
 def italian(text: str, name_of=None) -> str:
