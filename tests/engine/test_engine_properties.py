@@ -121,18 +121,25 @@ def card_ids(g: Game) -> Counter:
 
 
 def answer(g: Game, data) -> None:
-    """Answer the pending decision: sometimes the default, sometimes something bolder."""
+    """Answer the pending decision: sometimes the default, sometimes something bolder (which
+    requirements or menace may make illegal: then it is refused, nothing changes, and the
+    default is taken)."""
     p = g.pending
+    bold = None
     if p["kind"] == "declare_attackers" and data.draw(st.booleans()):
-        attackers = [{"id": c["id"], "target": data.draw(st.sampled_from(c["targets"]))}
-                     for c in p["options"]["creatures"] if c["targets"] and data.draw(st.booleans())]
-        g.decide({"attackers": attackers})
-        return
-    if p["kind"] == "declare_blockers" and data.draw(st.booleans()):
-        blockers = [{"id": c["id"], "blocking": data.draw(st.sampled_from(c["can_block"]))}
-                    for c in p["options"]["creatures"] if data.draw(st.booleans())]
-        g.decide({"blockers": blockers})
-        return
+        bold = {"attackers": [{"id": c["id"], "target": data.draw(st.sampled_from(c["targets"]))}
+                              for c in p["options"]["creatures"]
+                              if c["targets"] and data.draw(st.booleans())]}
+    elif p["kind"] == "declare_blockers" and data.draw(st.booleans()):
+        bold = {"blockers": [{"id": c["id"], "blocking": data.draw(st.sampled_from(c["can_block"]))}
+                             for c in p["options"]["creatures"] if data.draw(st.booleans())]}
+    if bold is not None:
+        before = g.to_dict()
+        try:
+            g.decide(bold)
+            return
+        except IllegalAction as e:
+            assert e.rules and g.to_dict() == before
     g.decide()
 
 
