@@ -276,7 +276,9 @@ def _parse(text: str) -> tuple[Instance, ...]:
             return (Instance(name, f"{name} {n}", n=n),)
         if name is not None:
             raise KeywordError(f"«{text}»: {name} non ha un numero", [SPECS[name].rule])
-    raise KeywordError(f'parola chiave sconosciuta "{text}"')
+    raise KeywordError(f'parola chiave sconosciuta "{text}" (quelle che il motore conosce, in '
+                       "inglese o in italiano, sono elencate nel costruttore e in "
+                       "docs/scenario-format.md)")
 
 
 def _needs(spec: Spec) -> str:
