@@ -18,9 +18,14 @@ def _live(st: State, oid: str | None) -> Permanent | None:
     return p if p is not None and not p.phased_out else None
 
 
-def _gone(ctx: Ctx, item: StackItem, who: str) -> None:
-    ctx.emit(item.rules[:1], f"{who} non è più sul campo di battaglia: l'abilità non fa nulla.",
-             "effect", objects=[item.id])
+def _affected(ctx: Ctx, item: StackItem, oid: str | None) -> Permanent | None:
+    """The permanent the resolving ability affects; if it has left the battlefield, the log
+    says the ability does nothing to it and None is returned."""
+    p = _live(ctx.s, oid)
+    if p is None:
+        ctx.emit(item.rules[:1], f"{ctx.name(oid)} non è più sul campo di battaglia: l'abilità "
+                 "non fa nulla.", "effect", objects=[item.id])
+    return p
 
 
 def pump(ctx: Ctx, p: Permanent, dp: int, dt: int, rules: list[str], why: str) -> None:
@@ -46,18 +51,18 @@ def _counter(ctx: Ctx, p: Permanent, rules: list[str], why: str) -> None:
 @effect("exalted", cites=("702.83a", "506.5"), params=("creature",),
         summary="Esaltato: la creatura che attacca da sola prende +1/+1 fino alla fine del turno")
 def exalted(ctx: Ctx, item: StackItem, _choice) -> None:
-    c = _live(ctx.s, item.effect["creature"])
+    c = _affected(ctx, item, item.effect["creature"])
     if c is None:
-        return _gone(ctx, item, ctx.name(item.effect["creature"]))
+        return
     pump(ctx, c, 1, 1, ["702.83a"], f"esaltato di {ctx.name(item.source)}")
 
 
 @effect("pump_source", cites=("702.45a",), params=("amount:int",),
         summary="Bushido N: la creatura che blocca o è bloccata prende +N/+N fino alla fine del turno")
 def pump_source(ctx: Ctx, item: StackItem, _choice) -> None:
-    p = _live(ctx.s, item.source)
+    p = _affected(ctx, item, item.source)
     if p is None:
-        return _gone(ctx, item, ctx.name(item.source))
+        return
     n = item.effect["amount"]
     pump(ctx, p, n, n, item.rules[:1] or ["702.45a"], f"bushido {n}")
 
@@ -66,9 +71,9 @@ def pump_source(ctx: Ctx, item: StackItem, _choice) -> None:
         summary="Furia N: +N/+N fino alla fine del turno per ogni creatura che la blocca oltre la prima")
 def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
-    p = _live(st, item.source)
+    p = _affected(ctx, item, item.source)
     if p is None:
-        return _gone(ctx, item, ctx.name(item.source))
+        return
     n = item.effect["amount"]
     blockers = [b for b in (st.combat.blockers if st.combat else ()) if p.id in b["blocking"]
                 and _live(st, b["id"])]
@@ -85,9 +90,9 @@ def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
 @effect("melee", cites=("702.121a",), params=("amount:int",),
         summary="Mischia: +1/+1 fino alla fine del turno per ogni avversario attaccato")
 def melee(ctx: Ctx, item: StackItem, _choice) -> None:
-    p = _live(ctx.s, item.source)
+    p = _affected(ctx, item, item.source)
     if p is None:
-        return _gone(ctx, item, ctx.name(item.source))
+        return
     n = item.effect["amount"]
     pump(ctx, p, n, n, ["702.121a"], f"mischia, {n} avversari attaccati")
 
@@ -108,9 +113,9 @@ def battle_cry(ctx: Ctx, item: StackItem, _choice) -> None:
 @effect("flanking", cites=("702.25a",), params=("creature",),
         summary="Aggirare: la creatura senza aggirare che la blocca prende -1/-1 fino alla fine del turno")
 def flanking(ctx: Ctx, item: StackItem, _choice) -> None:
-    c = _live(ctx.s, item.effect["creature"])
+    c = _affected(ctx, item, item.effect["creature"])
     if c is None:
-        return _gone(ctx, item, ctx.name(item.effect["creature"]))
+        return
     pump(ctx, c, -1, -1, ["702.25a"], f"aggirare di {ctx.name(item.source)}")
 
 
@@ -119,9 +124,9 @@ def flanking(ctx: Ctx, item: StackItem, _choice) -> None:
 @effect("counter_on_source", cites=("702.149a", "702.105a"),
         summary="Addestramento, detronizzare: un segnalino +1/+1 sulla creatura")
 def counter_on_source(ctx: Ctx, item: StackItem, _choice) -> None:
-    p = _live(ctx.s, item.source)
+    p = _affected(ctx, item, item.source)
     if p is None:
-        return _gone(ctx, item, ctx.name(item.source))
+        return
     name = "addestramento" if "702.149a" in item.rules else "detronizzare"
     _counter(ctx, p, item.rules[:1], name)
 
@@ -385,9 +390,9 @@ def decayed(ctx: Ctx, item: StackItem, _choice) -> None:
 @effect("sacrifice_source", cites=("702.147a", "701.21a", "603.7c"),
         summary="Alla fine del combattimento si sacrifica la creatura con decomposto")
 def sacrifice_source(ctx: Ctx, item: StackItem, _choice) -> None:
-    p = ctx.s.perm(item.source) if item.source else None
+    p = _affected(ctx, item, item.source)
     if p is None:
-        return _gone(ctx, item, ctx.name(item.source))
+        return
     ops.move(ctx, p.id, "graveyard")
     ctx.emit(["702.147a", "701.21a"], f"{ctx.name(p.controller)} sacrifica {p.name}.",
              "sacrifice", objects=[p.id], players=[p.controller])

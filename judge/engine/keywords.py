@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from judge.engine import terms
-from judge.engine.state import CARD_TYPES, MANA_COLORS
+from judge.engine.state import MANA_COLORS
 
 # --- the registry ------------------------------------------------------------------------------
 

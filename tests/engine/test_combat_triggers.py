@@ -185,7 +185,7 @@ def test_provoke_untaps_the_target_which_must_block():
     assert g.pending["kind"] == "choose_target"
     g.decide({"target": "lupo"})
     ev = settle(g)
-    assert not g.state.perm("lupo").tapped
+    assert find(ev, "untap")[0].rules == ["702.39a"] and not g.state.perm("lupo").tapped
     assert g.state.combat.requirements == [{"blocker": "lupo", "attacker": "p", "rules": ["702.39a"]}]
     g.step()                                                    # declare blockers
     assert g.pending["default"] == {"blockers": [{"id": "lupo", "blocking": ["p"]}]}
