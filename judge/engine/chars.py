@@ -63,10 +63,8 @@ def kw_instances(c: Card, name: str | None = None) -> list[keywords.Instance]:
     texts = list(c.keywords)
     if isinstance(c, Permanent):
         texts += c.until_end_of_turn.get("keywords", ())
-        for kind, n in c.counters.items():
-            if n > 0 and kind in keywords.COUNTER_KEYWORDS:
-                texts += [kind] * n
-            elif n > 0 and kind.startswith("hexproof from"):              # a variant, 122.1b
+        for kind, n in c.counters.items():               # "hexproof from …": a variant, 122.1b
+            if n > 0 and (kind in keywords.COUNTER_KEYWORDS or kind.startswith("hexproof from")):
                 texts += [kind] * n
     out = []
     for t in texts:

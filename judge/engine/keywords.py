@@ -330,6 +330,23 @@ def _quality(word: str) -> str:
                        "sottotipo con la maiuscola (Goblin)", ["702.16a"])
 
 
+def known(text: str) -> bool:
+    """Does the engine know this keyword as written (English or Italian, with its parameter:
+    "protection from red", "islandwalk", "bushido 2")?  For code that marks the keywords of a
+    card the engine knows."""
+    try:
+        parse(text)
+    except KeywordError:
+        return False
+    return True
+
+
+def registry() -> list[dict]:
+    """The registry as plain data (name, italian, rule, group, param, counter, keyword,
+    examples), for JSON and for code outside the engine."""
+    return [s.to_dict() for s in REGISTRY]
+
+
 def canonical(texts: list[str]) -> list[str]:
     """Keyword texts as scenarios store them (English, one per instance); KeywordError at the
     first one that is wrong."""

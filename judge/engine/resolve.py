@@ -84,6 +84,6 @@ def resolve(ctx: Ctx, item_id: str) -> None:
 
 
 def _named(item) -> str:
-    """«L'abilità «…» di Alice», for the log."""
+    """«L'abilità «…»», for the log."""
     text = (item.text or "").rstrip().rstrip(".")
     return f"L'abilità «{text}»" if text else "L'abilità"

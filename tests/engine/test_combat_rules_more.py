@@ -305,7 +305,22 @@ def test_the_registry_lists_every_keyword_with_its_italian_name_and_rule():
     assert rows["protection"]["param"] == "quality" and "protection from red" in rows["protection"]["examples"]
     assert rows["landwalk"]["param"] == "land" and "snow swampwalk" in rows["landwalk"]["examples"]
     assert rows["can't block"]["keyword"] is False
+    assert kw.registry() == [s.to_dict() for s in REGISTRY]
+    assert kw.known("protezione dal rosso") and kw.known("Islandwalk") and kw.known("bushido 2")
+    assert not kw.known("banding") and not kw.known("bushido") and not kw.known("cycling {2}")
     # 122.1b: the keyword counters the engine knows are those of the rule's list
     assert kw.COUNTER_KEYWORDS == {"flying", "first strike", "double strike", "deathtouch",
                                    "decayed", "exalted", "haste", "hexproof", "indestructible",
                                    "lifelink", "menace", "reach", "shadow", "trample", "vigilance"}
+
+
+@pytest.mark.parametrize("name", sorted(kw.COUNTER_KEYWORDS))
+def test_each_keyword_counter_grants_its_keyword(name):
+    """122.1b: a keyword counter, written in English or Italian, gives the keyword."""
+    from judge.engine import chars
+    g = game([perm("x", counters={name: 1}), perm("y", counters={kw.KEYWORD_IT[name]: 1})])
+    for oid in ("x", "y"):
+        p = g.state.perm(oid)
+        assert p.counters == {name: 1} and chars.has_kw(p, name)
+    assert not chars.has_kw(game([perm("z", counters={"defender": 1})]).state.perm("z"),
+                            "defender")

@@ -76,7 +76,7 @@ def test_a_creature_that_can_block_two_blocks_two_from_the_form(sim):
                                                                {"id": "x2", "target": "p2"}]})
     g = sim.act(g, azione="passo")
     page = sim.page(g)
-    assert 'type="checkbox" name="blk-0" value="x1"' in page and "fino a 2" in page
+    assert 'type="checkbox" name="blk-0" value="x1"' in page and "fino a 2 creature" in page
     g = sim.act(g.split("?")[0], azione="decidi", **{"blk-0": ["x1", "x2"]})
     state = sim.api(g)["stato"]
     assert state["combat"]["blockers"] == [{"id": "muro", "blocking": ["x1", "x2"]}]
