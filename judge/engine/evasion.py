@@ -106,11 +106,13 @@ def declaration_problem(st: State, blocks: dict[str, list[str]]) -> Problem | No
         b = idx[bid]
         if len(attackers) != len(set(attackers)):
             return f"{b.name} non può bloccare due volte la stessa creatura", ["509.1a"]
-        if len(attackers) > capacity(b):
-            extra = ("" if capacity(b) == 1 else f" (al massimo {int(capacity(b))})")
-            return (f"{b.name} può bloccare una sola creatura{extra}: ogni creatura bloccante ne "
-                    "blocca una, salvo abilità che le permettano di bloccarne altre",
-                    ["509.1a"] + ([] if capacity(b) == 1 else ["101.1"]))
+        cap = capacity(b)
+        if cap == 1 and len(attackers) > 1:
+            return (f"{b.name} può bloccare una sola creatura: ogni creatura bloccante ne blocca "
+                    "una, salvo abilità che le permettano di bloccarne altre", ["509.1a"])
+        if len(attackers) > cap:
+            return (f"{b.name} può bloccare al massimo {int(cap)} creature (un'abilità le permette "
+                    "di bloccarne più di una)", ["509.1a", "101.1"])
         for a in attackers:
             count[a] = count.get(a, 0) + 1
     for aid, n in count.items():
