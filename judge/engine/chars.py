@@ -79,7 +79,7 @@ def kw_count(c: Card, name: str) -> int:
     return len(kw_instances(c, name))
 
 
-def colors(c: Card) -> list[str]:
+def colors(c: Card) -> tuple[str, ...]:
     """The object's colours as mana symbols (105.1, 202.2); colourless: []."""
     return c.colors
 

@@ -328,7 +328,7 @@ def _copy_token(st: State, src: Permanent, controller: str) -> Card:
     """A token that's a copy of ``src`` (its copiable values, 707.2)."""
     return Card(id=st.new_id("pedina"), name=src.name, types=list(src.types),
                 subtypes=list(src.subtypes), supertypes=list(src.supertypes), power=src.power,
-                toughness=src.toughness, keywords=list(src.keywords), colors=list(src.colors),
+                toughness=src.toughness, keywords=list(src.keywords), colors=src.colors,
                 token=True, owner=controller)
 
 

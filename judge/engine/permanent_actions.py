@@ -106,7 +106,7 @@ def goad(ctx: Ctx, object: str, player: str) -> None:
                  "e non ci sono requisiti di combattimento in più.", "goad", objects=[p.id],
                  players=[pl.id])
         return
-    p.goaded_by.append(pl.id)
+    p.goaded_by = (*p.goaded_by, pl.id)
     more = ["701.15c"] if len(p.goaded_by) > 1 else []
     ctx.emit(["701.15a", "701.15b", *more], f"{pl.name} {terms.verb('goad')} {p.name}: fino al "
              f"prossimo turno di {pl.name} attacca in ogni combattimento se può, e attacca un "
@@ -120,7 +120,7 @@ def goad_ends(ctx: Ctx) -> None:
     for p in st.battlefield:
         gone = [pid for pid in p.goaded_by if pid in new]
         if gone:
-            p.goaded_by = [pid for pid in p.goaded_by if pid not in new]
+            p.goaded_by = tuple(pid for pid in p.goaded_by if pid not in new)
             ctx.emit(["701.15a"], f"Inizia il turno di {', '.join(ctx.name(x) for x in gone)}: "
                      f"{p.name} non è più {terms.done('goad')} da "
                      f"{' né da '.join(ctx.name(x) for x in gone)}.", "goad", objects=[p.id],

@@ -31,7 +31,7 @@ def keyword_list(v: Validator, d: dict, key: str, path: str) -> list[str]:
     return out
 
 
-def colors(v: Validator, d: dict, path: str) -> list[str]:
+def colors(v: Validator, d: dict, path: str) -> tuple[str, ...]:
     """Colours as mana symbols (W, U, B, R, G); English and Italian names are accepted."""
     out = []
     for i, c in enumerate(v.str_list(d, "colors", path)):
@@ -41,7 +41,7 @@ def colors(v: Validator, d: dict, path: str) -> list[str]:
                                           f'{", ".join(MANA_COLORS)}, o il nome del colore)')
         elif sym not in out:
             out.append(sym)
-    return out
+    return tuple(out)
 
 
 def counters(raw: dict[str, int]) -> dict[str, int]:
@@ -53,8 +53,8 @@ def counters(raw: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def goaded_by(v: Validator, d: dict, path: str) -> list[str]:
-    return v.str_list(d, "goaded_by", path)
+def goaded_by(v: Validator, d: dict, path: str) -> tuple[str, ...]:
+    return tuple(v.str_list(d, "goaded_by", path))
 
 
 def range_of_influence(v: Validator, opts: dict) -> int | None:

@@ -42,7 +42,8 @@ class Card:
     token: bool = False
     owner: str = ""
     keywords: list[str] = field(default_factory=list)   # canonical texts, see keywords.py
-    colors: list[str] = field(default_factory=list)     # "W", "U", "B", "R", "G" (105.1, 202.2)
+    # Tuples, not lists: empty on most objects, and an empty tuple costs nothing to snapshot.
+    colors: tuple[str, ...] = ()      # "W", "U", "B", "R", "G" (105.1, 202.2)
     chapters: int | None = None       # Saga final chapter number (714.2d)
     enchant: str | None = None        # Aura: "creature", "land", "permanent", "player", …
     commander: bool = False
@@ -73,7 +74,7 @@ class Permanent(Card):
     max_counters: dict[str, int] = field(default_factory=dict)
     sector: str | None = None         # space sculptor's sector designation (702.158b)
     control_effect: bool = False      # controlled through an effect, not by default (110.2, 800.4a)
-    goaded_by: list[str] = field(default_factory=list)   # players who goaded it (701.15)
+    goaded_by: tuple[str, ...] = ()   # players who goaded it (701.15)
 
 
 @dataclass

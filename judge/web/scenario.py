@@ -351,7 +351,8 @@ def _fields(d: dict) -> set[str]:
     f = {"title", "description", "options.attack", "turn.number", "turn.active_player",
          "turn.step", "day_night", "monarch", "initiative", "players", "battlefield"}
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
-                                  "toughness", "counters", "keywords", "protection", "controller")}
+                                  "toughness", "counters", "keywords", "protection", "colors",
+                                  "controller")}
     for i, _ in enumerate(d.get("players") or []):
         f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", "team",
                                              "mana_pool", "commander_damage", *ZONES)}
@@ -360,7 +361,7 @@ def _fields(d: dict) -> set[str]:
         f |= {f"stack[{i}].{k}" for k in ("kind", "controller", "text", "source", "card")}
     for i, _ in enumerate(d.get("battlefield") or []):
         f |= {f"battlefield[{i}].{k}" for k in
-              ("name", "types", "supertypes", "subtypes", "keywords", "protection", "power",
+              ("name", "types", "supertypes", "subtypes", "keywords", "protection", "colors", "power",
                "toughness",
                "damage", "counters", "controller", "owner", "attached_to", "tapped",
                "summoning_sick", "phased_out", "token")}

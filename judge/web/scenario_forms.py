@@ -104,6 +104,25 @@ def protection_text(texts: list[str] | None, name_of=None) -> str:
                      if t.startswith("protection from "))
 
 
+def colors_text(colors) -> str:
+    """«rosso, verde»: the colours of an object in Italian."""
+    return ", ".join(MANA_IT.get(c, c) for c in colors or [])
+
+
+def parse_colors(r: "FormReader", name: str) -> list[str] | None:
+    """The colours field (Italian or English names, or W U B R G) → mana symbols."""
+    if not r.has(name):
+        return None
+    out = []
+    for item in split_list(r.text(name)):
+        sym = kw.color_symbol(item)
+        if sym is None:
+            r.errors.append((name, f"colore sconosciuto «{item}» (bianco, blu, nero, rosso, verde)"))
+        elif sym not in out:
+            out.append(sym)
+    return out
+
+
 def parse_keywords(text: str) -> list[str]:
     """Comma-separated keywords, in Italian or English → stored texts; ValueError (Italian)."""
     try:
@@ -414,6 +433,9 @@ def new_permanent(r: FormReader, prefix: str, data: dict, used: set[str]) -> dic
     keywords = r.keywords(f"{prefix}.keywords", f"{prefix}.protection", player_names(data))
     if keywords:
         perm["keywords"] = keywords
+    colors = parse_colors(r, f"{prefix}.colors")
+    if colors:
+        perm["colors"] = colors
     sup = r.choice_list(f"{prefix}.supertypes", _SUPERTYPES, "supertipo")
     if sup:
         perm["supertypes"] = sup
@@ -507,6 +529,12 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
                 c["keywords"] = keywords
             else:
                 c.pop("keywords", None)
+        colors = parse_colors(r, f"{pre}.colors")
+        if colors is not None:
+            if colors:
+                c["colors"] = colors
+            else:
+                c.pop("colors", None)
         for key, table, what in (("types", _TYPES, "tipo"), ("supertypes", _SUPERTYPES, "supertipo")):
             vals = r.choice_list(f"{pre}.{key}", table, what)
             if vals is not None:

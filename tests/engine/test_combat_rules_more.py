@@ -262,7 +262,7 @@ def test_italian_keywords_are_stored_in_english():
     x = g.state.perm("x")
     assert x.keywords == ["flying", "menace", "protection from red", "protection from white",
                           "islandwalk", "bushido 2", "ward {1}", "can't block"]
-    assert x.colors == ["R", "G"]
+    assert x.colors == ("R", "G")
     assert Game.from_dict(g.to_dict()).state.perm("x").keywords == x.keywords     # round trip
     assert kw.italian_list(x.keywords) == ("volare, minacciare, protezione dal rosso, protezione "
                                            "dal bianco, passa-isole, bushido 2, egida {1}, non "

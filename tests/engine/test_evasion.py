@@ -298,14 +298,14 @@ def test_goaded_creature_attacks_a_planeswalker_only_if_no_player_is_possible():
 def test_goad_judge_action_and_its_end():
     g = game([perm("x", controller="p2")], step="end", active="p1")
     ev = g.act("goad", object="x", player="p1")
-    assert find(ev, "goad")[0].rules == ["701.15a", "701.15b"] and g.state.perm("x").goaded_by == ["p1"]
+    assert find(ev, "goad")[0].rules == ["701.15a", "701.15b"] and g.state.perm("x").goaded_by == ("p1",)
     assert find(g.act("goad", object="x", player="p1"), "goad")[0].rules == ["701.15d"]
     ev = g.next_turn(defaults=True)                   # Bruno's turn: still goaded by Alice
-    assert g.state.perm("x").goaded_by == ["p1"] and not find(ev, "goad")
+    assert g.state.perm("x").goaded_by == ("p1",) and not find(ev, "goad")
     g.step_to("beginning_of_combat", defaults=True)
     g.step()
     assert g.pending["default"] == {"attackers": [{"id": "x", "target": "p1"}]}  # only player
     g.decide(None)
     ev = g.next_turn(defaults=True)                   # Alice's turn: the goad ends
     end = find(ev, "goad")
-    assert end and end[0].rules == ["701.15a"] and g.state.perm("x").goaded_by == []
+    assert end and end[0].rules == ["701.15a"] and g.state.perm("x").goaded_by == ()

@@ -31,12 +31,15 @@ def test_italian_keywords_and_the_protection_field_are_saved_in_english(sim):
     url = sim.save(url, {"nuovo.name": "Cavaliere", "nuovo.types": "creatura", "nuovo.power": "2",
                          "nuovo.toughness": "2", "nuovo.controller": "p1",
                          "nuovo.keywords": "minacciare, bushido 2, passa-isole, egida {1}",
-                         "nuovo.protection": "rosso, creature, Bruno", "azione": "aggiungi"})
+                         "nuovo.protection": "rosso, creature, Bruno", "nuovo.colors": "bianco, R",
+                         "azione": "aggiungi"})
     perm = sim.api(url)["documento"]["battlefield"][0]
     assert perm["keywords"] == ["menace", "bushido 2", "islandwalk", "ward {1}",
                                 "protection from red", "protection from creatures",
                                 "protection from player p2"]
+    assert perm["colors"] == ["W", "R"]
     page = htmllib.unescape(sim.page(url))
+    assert 'value="bianco, rosso"' in page
     assert 'value="minacciare, bushido 2, passa-isole, egida {1}"' in page
     assert 'value="rosso, creature, Bruno"' in page                  # the quality, its own field
     # edit: the protection field alone changes the protections, the other keywords stay
