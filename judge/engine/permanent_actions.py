@@ -118,6 +118,8 @@ def goad_ends(ctx: Ctx) -> None:
     st = ctx.s
     new = {p.id for p in chars.active_players(st)}
     for p in st.battlefield:
+        if not p.goaded_by:
+            continue
         gone = [pid for pid in p.goaded_by if pid in new]
         if gone:
             p.goaded_by = tuple(pid for pid in p.goaded_by if pid not in new)
