@@ -2,14 +2,18 @@
 board grows (2 and 6 players; 50, 200, 800 permanents), with the fitted growth
 exponent (time ∝ permanents^k; k close to 1 means linear).
 
-Run:  .venv/bin/python bench/engine_bench.py  [--repeat N]
-Prints ratios and exponents; it is not a timed test.
+Run:  .venv/bin/python bench/engine_bench.py  [--repeat N] [--contro DIR]
+Prints ratios and exponents; it is not a timed test.  With ``--contro DIR`` (another copy of
+the project, e.g. the previous commit: ``git archive HEAD~1 | tar -x -C DIR``) the same cases
+run on both engines in the same session, alternating, and the ratios between them are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -75,10 +79,58 @@ def slope(xs, ys) -> float:
     return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
 
 
+def measure(repeat: int) -> dict[str, float]:
+    """Best times of a step and of a turn for each case, in seconds."""
+    out = {}
+    for n_players in PLAYERS:
+        for n in SIZES:
+            out[f"passo {n_players}g {n}p"] = timed(board(n_players, n), lambda g: g.step(), repeat)
+            out[f"turno {n_players}g {n}p"] = timed(board_at_turn_start(n_players, n),
+                                                    lambda g: g.next_turn(defaults=True), repeat)
+    return out
+
+
+def _run(root: Path, repeat: int) -> dict[str, float]:
+    """``measure`` in a fresh process importing the engine of the copy at ``root``."""
+    # judge.engine is imported from ``root`` before this module (whose own path line would
+    # otherwise put this copy first)
+    code = (f"import sys, json; sys.path.insert(0, {str(root)!r}); import judge.engine; "
+            f"assert judge.engine.__file__.startswith({str(root)!r}), judge.engine.__file__; "
+            f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r}); "
+            f"import engine_bench as b; print(json.dumps(b.measure({repeat})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=str(root))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compare(other: Path, repeat: int, rounds: int = 3) -> None:
+    """This engine against the one at ``other``, alternating runs; best of all rounds."""
+    here = Path(__file__).resolve().parents[1]
+    best: dict[str, dict[str, float]] = {"questo": {}, "contro": {}}
+    for _ in range(rounds):
+        for label, root in (("questo", here), ("contro", other.resolve())):
+            for k, t in _run(root, repeat).items():
+                best[label][k] = min(t, best[label].get(k, math.inf))
+    print(f"{'caso':>18} {'questo (ms)':>12} {'contro (ms)':>12} {'rapporto':>9}")
+    ratios = []
+    for k in best["questo"]:
+        a, b = best["questo"][k], best["contro"][k]
+        ratios.append(a / b)
+        print(f"{k:>18} {a * 1000:>12.2f} {b * 1000:>12.2f} {a / b:>9.2f}")
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\nRapporto questo/contro (media geometrica dei casi): ×{geo:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--contro", type=Path, default=None,
+                    help="un'altra copia del progetto (per esempio il commit precedente), misurata "
+                         "nella stessa esecuzione, alternando")
     args = ap.parse_args()
+    if args.contro is not None:
+        compare(args.contro, args.repeat)
+        return
     print(f"{'giocatori':>9} {'permanenti':>10} {'passo (ms)':>11} {'turno (ms)':>11} "
           f"{'operazioni/turno':>16}")
     results: dict[int, list[tuple[int, float, float]]] = {}

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import chars, leaving, ops, terms, triggers
+from judge.engine import chars, keywords, leaving, ops, targeting, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
 from judge.engine.registry import action
 from judge.engine.sba_acts import ask_in_apnap_order
-from judge.engine.state import KEYWORDS, MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
+from judge.engine.state import MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
 from judge.engine.validation import MAX_INT
 
 MOVE_ZONES = ("hand", "library", "graveyard", "exile", "command", "battlefield")
@@ -59,6 +59,19 @@ def list_arg(value: Any, what: str, allowed: tuple[str, ...] | None = None) -> l
     return list(value)
 
 
+def keyword_arg(value: Any) -> list[str]:
+    """Keywords in English or Italian («volare», «protezione dal rosso»), stored in English."""
+    texts = list_arg(value, "keywords")
+    try:
+        return keywords.canonical(texts)
+    except keywords.KeywordError as e:
+        raise IllegalAction(f"keywords: {e.message}", e.rules) from None
+
+
+def keywords_it(ctx: Ctx, texts: list[str]) -> str:
+    return keywords.italian_list(texts, ctx.s.name_of)
+
+
 def perm_arg(ctx: Ctx, oid: Any) -> Permanent:
     p = ctx.s.perm(oid) if isinstance(oid, str) else None
     if p is None:
@@ -72,7 +85,8 @@ def perm_arg(ctx: Ctx, oid: Any) -> Permanent:
 @action("deal_damage", cites=("120.1a", "120.3a", "120.3b", "120.3c", "120.3d", "120.3e",
                               "120.3f", "120.3h", "120.8", "702.2b", "702.15b", "702.90b",
                               "702.90c", "702.80a", "119.7", "119.8", "903.10a", "725.2",
-                              "726.2", "310.12b"),
+                              "726.2", "310.12b", "702.11b", "702.11d", "702.18a", "702.16b",
+                              "702.16e", "702.16j", "702.16k", "615.6", "702.21a", "801.4"),
         summary="Infliggi danno a un giocatore, una creatura, un planeswalker o una battaglia")
 def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
                 combat: bool = False) -> None:
@@ -95,6 +109,9 @@ def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
     if amount == 0:
         ctx.emit(["120.8"], "Una fonte che infliggerebbe 0 danni non infligge danno.", "damage")
         return
+    note = targeting.untargeted_note(ctx.s, target, src, None)
+    if note:
+        ctx.emit(note[1], note[0] + ".", "note", objects=[target])
     dealt = ops.deal_damage(ctx, src, target, amount, [], combat=bool(combat))
     if combat and dealt and isinstance(src, Permanent) and ctx.s.has_player(target):
         triggers.combat_damage_to_players(ctx, [(src, target)])      # 725.2, 726.2
@@ -231,8 +248,9 @@ def each_player_discards_now(ctx: Ctx, count: int) -> None:
                  "discard", objects=ids, players=[pl.id])
 
 
-@action("move", cites=("400.7", "400.3", "111.8"),
-        summary="Sposta un oggetto in un'altra zona (diventa un nuovo oggetto)")
+@action("move", cites=("400.7", "400.3", "111.8", "110.2", "110.2a"),
+        summary="Sposta un oggetto in un'altra zona (diventa un nuovo oggetto); sul campo di "
+                "battaglia lo controlla chi ce lo mette (110.2a), se non indicato il proprietario")
 def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
          bottom: bool = False) -> None:
     if zone not in MOVE_ZONES:
@@ -246,15 +264,24 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
                             "cambiare zona", ["111.8"])
     if src == zone:
         raise IllegalAction(f"{obj.name} è già in quella zona")
+    ctl = None
     if zone == "battlefield":
         ctl = controller or obj.owner
         player_arg(ctx, ctl)
-    new, _ = ops.move(ctx, object, zone, controller=controller or obj.owner if zone == "battlefield"
-                      else None, bottom=bool(bottom))
+    elif controller is not None:
+        raise IllegalAction("il controllore si indica solo per il campo di battaglia: nelle altre "
+                            "zone un oggetto è del suo proprietario (400.3)", ["400.3"])
+    new, _ = ops.move(ctx, object, zone, controller=ctl, bottom=bool(bottom))
     rules = ["400.7"] + (["400.3"] if zone in ("hand", "library", "graveyard") else [])
     dest = terms.zone("a", zone) + (f" di {ctx.s.name_of(new.owner)}" if zone != "battlefield" else "")
-    ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest} e diventa un nuovo oggetto.",
-             "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
+    who = ""
+    if zone == "battlefield":
+        rules += ["110.2", "110.2a"]
+        who = (f", sotto il controllo di {ctx.name(ctl)}, che ce lo mette" if controller else
+               f", sotto il controllo del suo proprietario, {ctx.name(ctl)} (nessun altro giocatore "
+               "indicato come chi ce lo mette)")
+    ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest}{who} e diventa un nuovo "
+             "oggetto.", "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
 
 
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")
@@ -289,26 +316,6 @@ def exile(ctx: Ctx, object: str) -> None:
         raise IllegalAction(f"{obj.name} è già in esilio")
     ops.move(ctx, object, "exile")
     ctx.emit(["701.13a"], f"{obj.name} viene esiliato.", "exile", objects=[object])
-
-
-@action("tap", cites=("701.26a",), summary="TAPpa un permanente")
-def tap(ctx: Ctx, object: str) -> None:
-    p = perm_arg(ctx, object)
-    if p.tapped:
-        raise IllegalAction(f"{p.name} è già TAPpato: si possono TAPpare solo permanenti STAPpati",
-                            ["701.26a"])
-    p.tapped = True
-    ctx.emit(["701.26a"], f"{p.name} viene {terms.done('tap')}.", "tap", objects=[p.id])
-
-
-@action("untap", cites=("701.26b",), summary="STAPpa un permanente")
-def untap(ctx: Ctx, object: str) -> None:
-    p = perm_arg(ctx, object)
-    if not p.tapped:
-        raise IllegalAction(f"{p.name} è già STAPpato: si possono STAPpare solo permanenti TAPpati",
-                            ["701.26b"])
-    p.tapped = False
-    ctx.emit(["701.26b"], f"{p.name} viene {terms.done('untap')}.", "untap", objects=[p.id])
 
 
 @action("add_counters", cites=("122.1", "122.6", "122.1f", "810.10"),
@@ -373,7 +380,7 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
     types = list_arg(types, "types", TOKEN_TYPES) or ["creature"]
     subtypes = list_arg(subtypes, "subtypes")
     supertypes = list_arg(supertypes, "supertypes", SUPERTYPES)
-    keywords = list_arg(keywords, "keywords", KEYWORDS)
+    keywords = keyword_arg(keywords)
     if "creature" in types or power is not None or toughness is not None:
         power = int_arg(power if power is not None else 0, "forza", -MAX_INT)
         toughness = int_arg(toughness if toughness is not None else 0, "costituzione", -MAX_INT)
@@ -406,41 +413,6 @@ def add_mana(ctx: Ctx, player: str, mana: dict[str, int]) -> None:
     desc = ", ".join(f"{n} {k}" for k, n in mana.items())
     ctx.emit(["106.4"], f"{pl.name} aggiunge {desc} alla sua riserva di mana.", "add_mana",
              players=[pl.id])
-
-
-@action("until_end_of_turn", cites=("611.2a", "514.2"),
-        summary="Un effetto «fino alla fine del turno» modifica forza, costituzione o abilità")
-def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
-                      keywords: list[str] | None = None) -> None:
-    p = perm_arg(ctx, object)
-    power = int_arg(power, "forza", -MAX_INT)
-    toughness = int_arg(toughness, "costituzione", -MAX_INT)
-    keywords = list_arg(keywords, "keywords", KEYWORDS)
-    eot = p.until_end_of_turn
-    if power:
-        eot["power"] = eot.get("power", 0) + power
-    if toughness:
-        eot["toughness"] = eot.get("toughness", 0) + toughness
-    if keywords:
-        eot["keywords"] = sorted(set(eot.get("keywords", [])) | set(keywords))
-    extra = f" e {', '.join(terms.KEYWORD_IT.get(k, k) for k in keywords)}" if keywords else ""
-    ctx.emit(["611.2a"], f"{p.name} prende {power:+d}/{toughness:+d}{extra} fino alla fine del turno "
-             f"(ora {chars.describe_pt(p)}).", "effect", objects=[p.id])
-
-
-@action("attach", cites=("701.3a", "701.3b"), summary="Assegna un'Aura, un Equipaggiamento o una Fortificazione")
-def attach(ctx: Ctx, object: str, to: str) -> None:
-    p = perm_arg(ctx, object)
-    if not {"Aura", "Equipment", "Fortification"} & set(p.subtypes):
-        raise IllegalAction(f"{p.name} non è un'Aura, un Equipaggiamento o una Fortificazione",
-                            ["701.3a"])
-    if to == p.id:
-        raise IllegalAction(f"{p.name} non può essere assegnato a se stesso", ["701.3b"])
-    if not ctx.s.has_player(to):
-        perm_arg(ctx, to)
-    p.attached_to = to
-    ctx.emit(["701.3a"], f"{p.name} viene {terms.done('attach')} a {ctx.name(to)}.", "attach",
-             objects=[p.id, to])
 
 
 @action("shuffle", cites=("701.24a",),

@@ -4,7 +4,7 @@ The table's characteristics become the engine's fields (lower-case types, whole 
 fields a scenario gives explicitly are the judge's and always win. Type lines follow the
 current Oracle wording where the table has it (``xmage_diff``: Hound → Dog), the rest the
 table's. Keywords are split into those the engine automates, read from the engine's own
-registry (``state.KEYWORDS``) at each call, so every keyword the engine learns is filled in
+registry (``keywords.known``) at each call, so every keyword the engine learns is filled in
 with no change here, and the others, which a page shows as not automated. Power,
 toughness, loyalty or defense printed as «*» or «X» cannot be filled in: the scenario (or the
 judge in the builder) gives their value.
@@ -18,7 +18,7 @@ from typing import Any
 
 from judge.cards import lookup
 from judge.cards.table import CardFace
-from judge.engine import state, terms
+from judge.engine import keywords, state, terms
 
 # The fields a card of the table fills in (besides "card" itself).
 FILLED = ("name", "types", "subtypes", "supertypes", "power", "toughness", "loyalty", "defense",
@@ -40,9 +40,13 @@ class Filled:
 
 
 def engine_keyword(keyword: str) -> str | None:
-    """The engine's name for a keyword of the table, when the engine automates it."""
+    """The engine's text for a keyword of the table ("protection from red", "bushido 2"), when
+    the engine automates it."""
     k = re.sub(r"\s+", " ", keyword.strip().lower())
-    return k if k in state.KEYWORDS else None
+    try:
+        return ", ".join(keywords.canonical([k]))
+    except keywords.KeywordError:
+        return None
 
 
 def _number(value: str | None) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from judge.engine import keywords
 from judge.engine.state import Card, Permanent, Player, State
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -57,14 +58,50 @@ def toughness(c: Card) -> int:
 
 
 def has_kw(c: Card, kw: str) -> bool:
+    """``c`` has the keyword named ``kw`` (any instance: "protection" for "protection from red";
+    "hexproof" also for "hexproof from …", 702.11e), printed, from an effect until end of turn,
+    or from a keyword counter (122.1b)."""
     if kw in c.keywords:
         return True
+    if kw in _PARAMETRIC:
+        return any(i.name == kw for i in kw_instances(c))
     if isinstance(c, Permanent):
         if kw in c.until_end_of_turn.get("keywords", ()):
             return True
-        if c.counters.get(kw, 0) > 0:           # keyword counters, 122.1b
+        if kw in keywords.COUNTER_KEYWORDS and c.counters.get(kw, 0) > 0:     # 122.1b
             return True
     return False
+
+
+_PARAMETRIC = frozenset(s.name for s in keywords.REGISTRY if s.param)
+
+
+def kw_instances(c: Card, name: str | None = None) -> list[keywords.Instance]:
+    """Every keyword instance of ``c`` (of the keyword ``name`` only, if given): printed, until
+    end of turn, and one per keyword counter (122.1b).  Instances of a triggered keyword each
+    trigger (702.45b, 702.23c, …)."""
+    texts = list(c.keywords)
+    if isinstance(c, Permanent):
+        texts += c.until_end_of_turn.get("keywords", ())
+        for kind, n in c.counters.items():               # "hexproof from …": a variant, 122.1b
+            if n > 0 and (kind in keywords.COUNTER_KEYWORDS or kind.startswith("hexproof from")):
+                texts += [kind] * n
+    out = []
+    for t in texts:
+        inst = keywords.instance(t)
+        if inst is not None and (name is None or inst.name == name):
+            out.append(inst)
+    return out
+
+
+def kw_count(c: Card, name: str) -> int:
+    """How many instances of a keyword ``c`` has (each instance of a trigger triggers)."""
+    return len(kw_instances(c, name))
+
+
+def colors(c: Card) -> tuple[str, ...]:
+    """The object's colours as mana symbols (105.1, 202.2); colourless: []."""
+    return c.colors
 
 
 def is_creature(c: Card) -> bool:

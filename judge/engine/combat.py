@@ -8,9 +8,11 @@ never change the state.
 
 from __future__ import annotations
 
-from judge.engine import chars
+from judge.engine import attack_scope, chars, combat_triggers
+from judge.engine import combat_requirements as reqs
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
+from judge.engine.attack_scope import defender_of  # noqa: F401  (combat.defender_of)
 from judge.engine.registry import decision, tba
 from judge.engine.state import Combat, Permanent, State
 
@@ -33,20 +35,6 @@ def attackable(st: State, defenders: list[str]) -> list[str]:
     return out
 
 
-def defender_of(st: State, target: str | None) -> str | None:
-    """The defending player a creature attacking ``target`` is attacking (508.5)."""
-    if target is None:
-        return None
-    if st.has_player(target):
-        return target
-    p = st.perm(target)
-    if p is None:
-        return None
-    if "battle" in p.types and p.protector:
-        return p.protector
-    return p.controller
-
-
 def attack_problem(st: State, p: Permanent) -> tuple[str, list[str]] | None:
     """Why a creature can't be declared as an attacker, or None."""
     if "creature" not in p.types:
@@ -62,26 +50,8 @@ def attack_problem(st: State, p: Permanent) -> tuple[str, list[str]] | None:
                 "suo turno più recente e non ha rapidità", ["302.6", "508.1a"])
     if chars.has_kw(p, "defender"):
         return "ha difensore", ["702.3b"]
-    return None
-
-
-def block_problem(p: Permanent) -> tuple[str, list[str]] | None:
-    if "creature" not in p.types:
-        return "non è una creatura", ["506.3"]
-    if p.phased_out:
-        return "è scomparsa per intermittenza", ["702.26b"]
-    if p.tapped:
-        return "è TAPpata", ["509.1a"]
-    if "battle" in p.types:
-        return "è anche una battaglia", ["509.1a"]
-    return None
-
-
-def can_block_attacker(st: State, blocker: Permanent, attacker: Permanent) -> tuple[str, list[str]] | None:
-    if chars.has_kw(attacker, "flying") and not (chars.has_kw(blocker, "flying")
-                                                  or chars.has_kw(blocker, "reach")):
-        return (f"{attacker.name} ha volare e {blocker.name} non ha né volare né raggiungere",
-                ["702.9b", "509.1b"])
+    if chars.has_kw(p, "can't attack"):
+        return "un'abilità dice che non può attaccare", ["508.1c"]
     return None
 
 
@@ -120,7 +90,7 @@ def has_first_strike_step(st: State) -> bool:
 
 # --- 703.4h ---------------------------------------------------------------------
 
-@tba("703.4h", cites=("507.1", "506.2", "802.2", "803.1a", "803.1b", "805.10a"),
+@tba("703.4h", cites=("507.1", "506.2", "802.2", "803.1a", "803.1b", "805.10a", "801.3"),
      summary="Nel multigiocatore il giocatore attivo sceglie il giocatore in difesa")
 def choose_defending_player(ctx: Ctx) -> None:
     st = ctx.s
@@ -137,23 +107,28 @@ def choose_defending_player(ctx: Ctx) -> None:
                  f"{', '.join(p.name for p in opps)}.", "defending_player",
                  players=cb.defending_players)
     elif len(st.players) <= 2 or option == "multiple":
-        cb.defending_players = [p.id for p in opps]
+        reachable = _in_range(ctx, ap.id, opps)
+        cb.defending_players = [p.id for p in reachable]
         if len(st.players) > 2:
             ctx.emit(["802.2"], "Con l'opzione «attaccare più giocatori» tutti gli avversari di "
                      f"{ap.name} sono giocatori in difesa.", "defending_player",
                      players=cb.defending_players)
     elif option in ("left", "right"):
-        order = chars.turn_order_from(st, ap.id)
-        seq = order[1:] if option == "left" else list(reversed(order[1:]))
-        target = next((p for p in seq if p in opps), None)
+        rule = "803.1a" if option == "left" else "803.1b"
+        side = "sinistra" if option == "left" else "destra"
+        target, seated = attack_scope.left_right_defender(st, ap.id, option)
         cb.defending_players = [target.id] if target else []
         if target:
-            rule = "803.1a" if option == "left" else "803.1b"
-            side = "sinistra" if option == "left" else "destra"
-            ctx.emit(["703.4h", "507.1", rule], f"{target.name}, l'avversario più vicino alla "
-                     f"{side} di {ap.name}, diventa il giocatore in difesa.", "defending_player",
-                     players=[target.id])
+            ctx.emit(["703.4h", "507.1", rule], f"{target.name}, l'avversario seduto "
+                     f"immediatamente alla {side} di {ap.name}, diventa il giocatore in difesa.",
+                     "defending_player", players=[target.id])
+        elif seated is not None:
+            ctx.emit([rule], f"Alla {side} di {ap.name} siede {seated.name}, che non è un suo "
+                     f"avversario: l'avversario più vicino alla {side} è a più di un posto di "
+                     f"distanza e {ap.name} non può attaccare.", "defending_player",
+                     players=[ap.id, seated.id])
     else:
+        opps = _in_range(ctx, ap.id, opps)
         if not opps:
             cb.defending_players = []
         else:
@@ -168,6 +143,23 @@ def choose_defending_player(ctx: Ctx) -> None:
             ctx.emit(["703.4h", "507.1"], f"{ap.name} sceglie {st.name_of(ans['player'])} come "
                      "giocatore in difesa.", "defending_player", players=[ans["player"]])
     st.combat = cb
+
+
+def _in_range(ctx: Ctx, pid: str, opps: list) -> list:
+    """801.3: only opponents within the attacking player's range of influence can be attacked."""
+    st = ctx.s
+    reach = attack_scope.range_of_influence(st)
+    if reach is None:
+        return opps
+    inside = [p for p in opps if attack_scope.in_range(st, pid, p.id)]
+    outside = [p for p in opps if p not in inside]
+    if outside:
+        ctx.emit(["801.3"], f"Portata d'influenza di {reach} posti: {st.name_of(pid)} non può "
+                 f"attaccare {', '.join(p.name for p in outside)}"
+                 + (" e nessun avversario è alla sua portata: le sue creature non possono "
+                    "attaccare." if not inside else "."), "defending_player",
+                 players=[p.id for p in outside])
+    return inside
 
 
 @decision("choose_defending_player")
@@ -198,12 +190,30 @@ def attack_options(st: State) -> tuple[list[dict], list[dict]]:
         if p.controller not in act or "creature" not in p.types or p.phased_out:
             continue
         prob = attack_problem(st, p)
+        if prob is None and not targets:
+            prob = "non c'è nessuno che possa attaccare", ["508.1b", "506.3"]
         if prob is None:
-            able.append({"id": p.id, "name": p.name, "power": chars.power(p),
-                         "toughness": chars.toughness(p), "targets": list(targets)})
+            opt = {"id": p.id, "name": p.name, "power": chars.power(p),
+                   "toughness": chars.toughness(p), "targets": list(targets)}
+            must = reqs.attack_requirements(st, p)
+            if must:
+                opt["requirements"] = [{"text": r.text, "rules": list(r.rules)} for r in must]
+            able.append(opt)
         else:
             unable.append({"id": p.id, "name": p.name, "reason": prob[0], "rules": prob[1]})
     return able, unable
+
+
+def default_attack(st: State, able: list[dict]) -> list[dict]:
+    """The declaration taken by default: the creatures with requirements attack as they must
+    (508.1d); the others don't attack."""
+    out = []
+    for c in able:
+        if "requirements" in c:
+            _, target = reqs.best_attack(st, st.perm(c["id"]), c["targets"])
+            if target is not None:
+                out.append({"id": c["id"], "target": target})
+    return out
 
 
 @tba("703.4i", cites=("508.1", "508.1f", "508.1k", "702.20b", "508.8", "800.4j"),
@@ -231,7 +241,7 @@ def declare_attackers(ctx: Ctx) -> None:
         "prompt": f"{ap.name} dichiara quali creature attaccano e chi o che cosa attaccano.",
         "options": {"creatures": able, "cannot_attack": unable,
                     "defending_players": list(cb.defending_players)},
-        "default": {"attackers": []},
+        "default": {"attackers": default_attack(st, able)},
     })
     cb.attackers_declared = True
     if not ans["attackers"]:
@@ -250,6 +260,7 @@ def declare_attackers(ctx: Ctx) -> None:
         ctx.emit(rules, f"{p.name} ({chars.describe_pt(p)}) attacca {st.name_of(a['target'])}"
                  f"{tap_note}.", "attack", objects=[p.id, a["target"]],
                  players=[d] if d else [], target=a["target"])
+    combat_triggers.attackers_declared(ctx, [a["id"] for a in ans["attackers"]])   # 508.1m
 
 
 @decision("declare_attackers")
@@ -291,125 +302,11 @@ def _validate_attackers(st: State, pending: dict, answer) -> dict:
                                 "solo un giocatore in difesa, un planeswalker che controlla o una "
                                 "battaglia che protegge", ["508.1b", "506.3"])
         out.append({"id": p.id, "target": target})
+    declared = {a["id"]: a["target"] for a in out}
+    for c in st.battlefield:                        # 508.1d: requirements, creature by creature
+        if c.controller in act and "creature" in c.types and not c.phased_out \
+                and attack_problem(st, c) is None:
+            short = reqs.attack_shortfall(st, c, targets, declared.get(c.id))
+            if short is not None:
+                raise IllegalAction(f"dichiarazione illegale: {short[0]}", short[1])
     return {"attackers": out}
-
-
-# --- 703.4j ---------------------------------------------------------------------
-
-def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:
-    idx = st.perm_index()
-    attackers = [idx[a["id"]] for a in attackers_of_defender(st, pid) if a["id"] in idx]
-    able, unable = [], []
-    for p in st.battlefield:
-        if p.controller != pid or "creature" not in p.types or p.phased_out:
-            continue
-        prob = block_problem(p)
-        if prob is not None:
-            unable.append({"id": p.id, "name": p.name, "reason": prob[0], "rules": prob[1]})
-            continue
-        can = [a.id for a in attackers if can_block_attacker(st, p, a) is None]
-        if can:
-            able.append({"id": p.id, "name": p.name, "power": chars.power(p),
-                         "toughness": chars.toughness(p), "can_block": can})
-        else:
-            unable.append({"id": p.id, "name": p.name,
-                           "reason": "non può bloccare nessuno degli attaccanti",
-                           "rules": ["702.9b"]})
-    return able, unable
-
-
-@tba("703.4j", cites=("509.1", "509.1g", "509.1h", "802.4", "805.10d"),
-     summary="I giocatori in difesa dichiarano i bloccanti")
-def declare_blockers(ctx: Ctx) -> None:
-    st = ctx.s
-    cb = st.combat
-    if cb is None or not cb.attackers:
-        return
-    order = [p for p in chars.apnap(st) if p.id in cb.defending_players
-             and p.id not in cb.blockers_declared_by]
-    answers = []
-    for pl in order:
-        able, unable = block_options(st, pl.id)
-        if not able:
-            answers.append((pl, {"blockers": []}))
-            continue
-        ans = ctx.ask({
-            "id": f"declare_blockers:{pl.id}", "kind": "declare_blockers", "player": pl.id,
-            "rules": ["703.4j", "509.1"] + (["802.4"] if len(order) > 1 else []),
-            "prompt": f"{pl.name} dichiara quali creature bloccano e quale attaccante blocca ciascuna.",
-            "options": {"creatures": able, "cannot_block": unable,
-                        "attackers": [{"id": a["id"], "name": st.name_of(a["id"]),
-                                       "target": a["target"]}
-                                      for a in attackers_of_defender(st, pl.id)]},
-            "default": {"blockers": []},
-        })
-        answers.append((pl, ans))
-    blocked_now = set()
-    for pl, ans in answers:
-        cb.blockers_declared_by.append(pl.id)
-        if not ans["blockers"]:
-            if order:
-                ctx.emit(["703.4j", "509.1"], f"{pl.name} non dichiara bloccanti.", "block",
-                         players=[pl.id])
-            continue
-        for b in ans["blockers"]:
-            bp = st.perm(b["id"])
-            cb.blockers.append({"id": b["id"], "blocking": [b["blocking"]]})
-            blocked_now.add(b["blocking"])
-            ctx.emit(["703.4j", "509.1g"], f"{bp.name} ({chars.describe_pt(bp)}) blocca "
-                     f"{st.name_of(b['blocking'])}.", "block", objects=[bp.id, b["blocking"]],
-                     players=[pl.id])
-    if len(cb.blockers_declared_by) >= len([d for d in cb.defending_players
-                                            if not st.player(d).lost]):
-        blocked_ids = {x for b in cb.blockers for x in b["blocking"]}
-        for a in cb.attackers:
-            a["blocked"] = a["id"] in blocked_ids
-        unblocked = [a["id"] for a in cb.attackers if not a["blocked"]]
-        blocked = [a["id"] for a in cb.attackers if a["blocked"]]
-        if blocked:
-            ctx.emit(["509.1h"], "Creature bloccate: " + ", ".join(st.name_of(i) for i in blocked)
-                     + ".", "blocked", objects=blocked)
-        if unblocked:
-            ctx.emit(["509.1h"], "Creature non bloccate: "
-                     + ", ".join(st.name_of(i) for i in unblocked) + ".", "unblocked",
-                     objects=unblocked)
-
-
-@decision("declare_blockers")
-def _validate_blockers(st: State, pending: dict, answer) -> dict:
-    if not isinstance(answer, dict) or not isinstance(answer.get("blockers"), list):
-        raise IllegalAction('risposta attesa: {"blockers": [{"id": …, "blocking": …}]}', ["509.1"])
-    pid = pending["player"]
-    attacking_me = {a["id"] for a in attackers_of_defender(st, pid)}
-    seen = set()
-    out = []
-    for b in answer["blockers"]:
-        if not isinstance(b, dict) or not isinstance(b.get("id"), str):
-            raise IllegalAction("ogni bloccante è un oggetto con «id» e «blocking»", ["509.1a"])
-        blocking = b.get("blocking")
-        if isinstance(blocking, list):
-            if len(blocking) != 1:
-                raise IllegalAction("ogni creatura bloccante sceglie una sola creatura da bloccare",
-                                    ["509.1a"])
-            blocking = blocking[0]
-        p = st.perm(b["id"])
-        if p is None:
-            raise IllegalAction(f'"{b["id"]}" non è un permanente sul campo di battaglia', ["506.3"])
-        if b["id"] in seen:
-            raise IllegalAction(f"{p.name} è dichiarata due volte come bloccante", ["509.1a"])
-        seen.add(b["id"])
-        if p.controller != pid:
-            raise IllegalAction(f"{p.name} non è controllata da {st.name_of(pid)}", ["509.1a"])
-        prob = block_problem(p)
-        if prob is not None:
-            raise IllegalAction(f"{p.name} non può bloccare: {prob[0]}", prob[1])
-        if blocking not in attacking_me:
-            raise IllegalAction(f"{p.name} può bloccare solo una creatura che attacca "
-                                f"{st.name_of(pid)}, un suo planeswalker o una battaglia che "
-                                "protegge", ["509.1a"])
-        ap = st.perm(blocking)
-        prob = can_block_attacker(st, p, ap)
-        if prob is not None:
-            raise IllegalAction(f"{p.name} non può bloccare {ap.name}: {prob[0]}", prob[1])
-        out.append({"id": p.id, "blocking": blocking})
-    return {"blockers": out}

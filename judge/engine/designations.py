@@ -14,7 +14,7 @@ from judge.engine.registry import effect, sba
 from judge.engine.sba_acts import Act, live
 from judge.engine.state import StackItem
 
-ENGINES = terms.KEYWORD_IT["start your engines!"]
+ENGINES = terms.italian("start your engines!")
 
 
 @effect("monarch_draw", cites=("725.2", "121.1"), summary=f"Il monarca {terms.verb('draw')} una carta")

@@ -22,6 +22,7 @@ from judge.engine import resolve as _resolve
 from judge.engine import actions, combat, combat_damage, state_actions, triggers, turn_actions  # noqa: F401
 from judge.engine import battles, designations, dungeon, planechase, sectors  # noqa: F401
 from judge.engine import stack_actions, variants  # noqa: F401
+from judge.engine import blocks, combat_effects, permanent_actions, targeting  # noqa: F401
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from judge.engine import chars, terms, triggers
+from judge.engine import chars, protection, terms, triggers
 from judge.engine.context import Ctx
 from judge.engine.state import CARD_LISTS, Card, Permanent, Player
 
@@ -122,6 +122,31 @@ def clear_references(ctx: Ctx, oid: str) -> None:
             p.attached_to = None
 
 
+def remove_stun(p: Permanent) -> bool:
+    """122.1d: instead of untapping, a permanent with a stun counter loses one.  True if it did."""
+    if p.counters.get("stun", 0) <= 0:
+        return False
+    p.counters["stun"] -= 1
+    if not p.counters["stun"]:
+        del p.counters["stun"]
+    return True
+
+
+def untap(ctx: Ctx, p: Permanent, rules: list[str]) -> bool:
+    """Untap ``p`` as a game action would: with a stun counter it stays tapped and loses the
+    counter instead (122.1d).  True if it untapped."""
+    if remove_stun(p):
+        left = p.counters.get("stun", 0)
+        ctx.emit(rules + ["122.1d"], f"{p.name} ha un segnalino stordimento: invece di "
+                 f"{terms.italian('untap')[:-1]}si perde il segnalino"
+                 + (f" (ne restano {left})" if left else "") + " e resta TAPpato.", "stun",
+                 objects=[p.id])
+        return False
+    p.tapped = False
+    ctx.emit(rules, f"{p.name} viene {terms.done('untap')}.", "untap", objects=[p.id])
+    return True
+
+
 def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
     """One card draw (121.1); from an empty library, 121.4 (then 704.5b)."""
     if not pl.library:
@@ -221,6 +246,9 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
     s = ctx.s
     if amount <= 0:
         return 0                                         # 120.8
+    if source is not None and prevented_by_protection(ctx, source, target_id, amount,
+                                                      source_controller_id, rules):
+        return 0
     src_name = source.name if source is not None else "Una fonte"
     kw = (lambda k: chars.has_kw(source, k)) if source is not None else (lambda k: False)
     if s.has_player(target_id):
@@ -285,6 +313,25 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
     if lifelink:
         gain_from_lifelink(ctx, source, amount, source_controller_id)
     return amount
+
+
+def prevented_by_protection(ctx: Ctx, source: Card, target_id: str, amount: int,
+                            controller: str | None, rules: list[str]) -> bool:
+    """702.16e: damage a source with the stated quality would deal to a permanent with
+    protection is prevented; prevented damage never happens (615.6): no life is lost, no
+    counters, no deathtouch, no lifelink."""
+    perm = ctx.s.perm(target_id)
+    if perm is None or perm.phased_out:
+        return False
+    inst = protection.protection_from(perm, source, controller)
+    if inst is None:
+        return False
+    ctx.emit(rules + protection.variant_rule(inst, "702.16e") + ["615.6"],
+             f"{perm.name} ha {protection.describe(inst, ctx.s)}: {danni(amount)} che "
+             f"{source.name} gli infliggerebbe {'è prevenuto' if amount == 1 else 'sono prevenuti'}"
+             " e non viene inflitto nulla.",
+             "damage_prevented", objects=[perm.id, source.id], amount=amount)
+    return True
 
 
 def gain_from_lifelink(ctx: Ctx, source: Card | None, amount: int,

@@ -11,8 +11,9 @@ resolves (405.5), or the step ends and the next one begins (500, 514.3a).
 
 from __future__ import annotations
 
-from judge.engine import chars, combat, state_actions, triggers
+from judge.engine import chars, combat, combat_triggers, state_actions, triggers
 from judge.engine import actions as _actions
+from judge.engine import permanent_actions
 from judge.engine import resolve as _resolve
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
@@ -164,6 +165,7 @@ def _task(ctx: Ctx, task: str) -> None:
                  "no_priority")
     elif name == "step_triggers":
         triggers.beginning_of_step(ctx)
+        combat_triggers.end_of_combat(ctx)                  # 511.2
     elif name == _resolve.TASK:
         _resolve.resolve(ctx, arg)
     elif name == "each_discard":
@@ -248,6 +250,7 @@ def _new_turn(ctx: Ctx) -> None:
     names = " e ".join(p.name for p in act)
     ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
              players=[p.id for p in act])
+    permanent_actions.goad_ends(ctx)    # 701.15a
     ids = {p.id for p in act}
     sick = [p for p in s.battlefield if p.controller in ids and p.summoning_sick]
     for p in sick:

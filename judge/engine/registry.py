@@ -18,8 +18,9 @@ class RuleFn:
     func: Callable
     cites: list[str] = field(default_factory=list)   # every rule number it may emit
     summary: str = ""      # Italian, for help texts
-    params: tuple[str, ...] = ()      # effects: the keys of their data (see triggers.py)
+    params: tuple[str, ...] = ()      # effects: the keys of their data ("key", "key:int", "key?")
     choose: Callable | None = None    # effects: the choice made before resolving, if any
+    target: Callable | None = None    # effects: the target chosen as it goes on the stack (603.3d)
 
 
 TBAS: dict[str, RuleFn] = {}
@@ -48,20 +49,30 @@ def sba(number: str, cites: tuple[str, ...] = (), summary: str = ""):
     return deco
 
 
-def action(name: str, cites: tuple[str, ...] = (), summary: str = ""):
+# Judge actions that are raw edits of the state, not game actions: no rule governs them, so
+# they cite none, and their summary and log say so ("Modifica diretta …").
+RAW_EDITS: set[str] = set()
+
+
+def action(name: str, cites: tuple[str, ...] = (), summary: str = "", raw: bool = False):
     def deco(fn):
         ACTIONS[name] = RuleFn(name, fn, list(cites), summary)
+        if raw:
+            RAW_EDITS.add(name)
         return fn
     return deco
 
 
 def effect(kind: str, cites: tuple[str, ...], summary: str, params: tuple[str, ...] = (),
-           choose: Callable | None = None):
+           choose: Callable | None = None, target: Callable | None = None):
     """Register ``fn(ctx, item, choice)``, applied as a rules trigger of this kind resolves.
     ``choose(ctx, item)`` (optional) asks the controller's choice first; it may stop on a
-    pending decision and must not change the state."""
+    pending decision and must not change the state.  ``target(ctx, trigger)`` (optional)
+    chooses the ability's target as it is put on the stack (603.3d): it returns the target's
+    id, or None when there is no legal target (the ability is then removed, 603.3d); it may
+    stop on a pending decision and must not change the state."""
     def deco(fn):
-        EFFECTS[kind] = RuleFn(kind, fn, list(cites), summary, tuple(params), choose)
+        EFFECTS[kind] = RuleFn(kind, fn, list(cites), summary, tuple(params), choose, target)
         return fn
     return deco
 

@@ -74,10 +74,16 @@ def resolve(ctx: Ctx, item_id: str) -> None:
         return
     objects = [item.id] + ([item.source] if item.source else [])
     if entry is None:
-        ctx.emit(["405.5", "608.2n"], f"{item.text or 'L’abilità'} si risolve (il giudice ne "
-                 "applica l'effetto) e cessa di esistere.", "resolve", objects=objects,
+        ctx.emit(["405.5", "608.2n"], f"{_named(item)} si risolve (il giudice ne applica "
+                 "l'effetto) e cessa di esistere.", "resolve", objects=objects,
                  players=[item.controller])
         return
-    ctx.emit(["405.5", "608.2n"], f"{item.text} si risolve e cessa di esistere.", "resolve",
+    ctx.emit(["405.5", "608.2n"], f"{_named(item)} si risolve e cessa di esistere.", "resolve",
              objects=objects, players=[item.controller])
     entry.func(ctx, item, choice)
+
+
+def _named(item) -> str:
+    """«L'abilità «…»», for the log."""
+    text = (item.text or "").rstrip().rstrip(".")
+    return f"L'abilità «{text}»" if text else "L'abilità"

@@ -14,11 +14,12 @@ import re
 from typing import Any
 
 from judge.engine import card_defaults
+from judge.engine import scenario_combat as scb
 from judge.engine import scenario_fields as sf
 from judge.engine import scenario_refs
 from judge.engine.chars import starting_life
 from judge.engine.errors import ScenarioError
-from judge.engine.state import (CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, VARIANTS,
+from judge.engine.state import (CARD_LISTS, CARD_TYPES, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
 from judge.engine.steps import STEP_NAMES
 # The value limits are re-exported for the modules that read them here (web, scenario_json).
@@ -47,7 +48,7 @@ CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughnes
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
-                         "max_counters", "sector", "control_effect"}
+                         "max_counters", "sector", "control_effect", "goaded_by"}
 PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, "mana_pool",
                "commander_damage", "cant_gain_life", "cant_lose_life", "lost",
                "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
@@ -56,7 +57,7 @@ TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cle
              "speed_triggered"}
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
-               "assignments", "assigned_by"}
+               "assignments", "assigned_by", "requirements", "delayed"}
 EOT_KEYS = {"power", "toughness", "keywords"}
 
 
@@ -87,10 +88,6 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
     if cid is not None and not cid.strip():
         v.err(f"{path}.id", "l'id non può essere vuoto")
     types = v.str_list(d, "types", path, CARD_TYPES, "tipo")
-    kw = [k.lower() for k in v.str_list(d, "keywords", path)]
-    for i, k in enumerate(kw):
-        if k not in KEYWORDS:
-            v.err(f"{path}.keywords[{i}]", f'parola chiave sconosciuta "{k}" (ammesse: {", ".join(KEYWORDS)})')
     kwargs = dict(
         id=cid or "?", name=name or "?", types=types,
         subtypes=v.str_list(d, "subtypes", path),
@@ -101,7 +98,8 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         defense=v.typed(d, "defense", path, "int", nullable=True),
         token=v.typed(d, "token", path, "bool", False),
         owner=v.typed(d, "owner", path, "str", owner) or owner,
-        keywords=[k for k in kw if k in KEYWORDS],
+        keywords=scb.keyword_list(v, d, "keywords", path),
+        colors=scb.colors(v, d, path),
         chapters=v.typed(d, "chapters", path, "int", nullable=True),
         enchant=v.typed(d, "enchant", path, "str", nullable=True),
         commander=v.typed(d, "commander", path, "bool", False),
@@ -115,7 +113,7 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
     v.nonneg(kwargs["chapters"], f"{path}.chapters")
     if not on_battlefield:
         return Card(**kwargs)
-    counters = v.int_map(d, "counters", path)
+    counters = scb.counters(v.int_map(d, "counters", path))
     eot = v.typed(d, "until_end_of_turn", path, "dict", {})
     eot_out: dict[str, Any] = {}
     if eot:
@@ -124,12 +122,9 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
             n = v.typed(eot, k, f"{path}.until_end_of_turn", "int")
             if n:
                 eot_out[k] = n
-        ek = [k.lower() for k in v.str_list(eot, "keywords", f"{path}.until_end_of_turn", None)]
-        for i, k in enumerate(ek):
-            if k not in KEYWORDS:
-                v.err(f"{path}.until_end_of_turn.keywords[{i}]", f'parola chiave sconosciuta "{k}"')
+        ek = scb.keyword_list(v, eot, "keywords", f"{path}.until_end_of_turn")
         if ek:
-            eot_out["keywords"] = [k for k in ek if k in KEYWORDS]
+            eot_out["keywords"] = ek
     controller = v.typed(d, "controller", path, "str", required=True)
     perm = Permanent(
         **{**kwargs, "owner": v.typed(d, "owner", path, "str", None) or controller or "?"},
@@ -146,6 +141,7 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         protector=v.typed(d, "protector", path, "str", nullable=True),
         until_end_of_turn=eot_out,
         max_counters=v.int_map(d, "max_counters", path),
+        goaded_by=scb.goaded_by(v, d, path),
         **sf.permanent_fields(v, d, path),
     )
     v.nonneg(perm.damage, f"{path}.damage")
@@ -168,14 +164,12 @@ _MANA_COST = re.compile(r"(?:\{[A-Za-z0-9/½∞]{1,8}\})*")
 
 
 def _printed_fields(v: Validator, d: dict, path: str) -> dict:
-    """The card of the table an object is, its colours and its mana cost."""
-    colors = v.str_list(d, "colors", path, card_defaults.COLORS, "colore")
+    """The card of the table an object is and its mana cost (colours: scenario_combat.colors)."""
     cost = v.typed(d, "mana_cost", path, "str", None, nullable=True)
     if cost is not None and not _MANA_COST.fullmatch(cost):
         v.err(f"{path}.mana_cost", 'atteso un costo di mana come "{1}{G}" (simboli tra graffe)')
         cost = None
-    return {"card": v.typed(d, "card", path, "str", None, nullable=True), "colors": colors,
-            "mana_cost": cost}
+    return {"card": v.typed(d, "card", path, "str", None, nullable=True), "mana_cost": cost}
 
 
 def parse(data: Any) -> State:
@@ -216,8 +210,11 @@ def parse(data: Any) -> State:
     if "attack" in opts and attack not in ATTACK_OPTIONS:
         v.err("options.attack", f'opzione sconosciuta (ammesse: {", ".join(ATTACK_OPTIONS)})')
         attack = "multiple"
-    v.unknown_keys(opts, {"attack", "planechase"}, "options")
+    v.unknown_keys(opts, {"attack", "planechase", "range_of_influence"}, "options")
     st.options = {"attack": attack}
+    reach = scb.range_of_influence(v, opts)
+    if reach is not None:
+        st.options["range_of_influence"] = reach
     if v.typed(opts, "planechase", "options", "bool", False):
         st.options["planechase"] = True
     st.seed = v.typed(data, "seed", "", "int", 0)
@@ -290,7 +287,7 @@ def parse(data: Any) -> State:
             v.err(path, EXPECTED["dict"])
             continue
         v.unknown_keys(rs, {"id", "kind", "controller", "text", "card", "source", "rules",
-                            "effect"}, path)
+                            "effect", "targets"}, path)
         kind = v.typed(rs, "kind", path, "str", "ability")
         if kind not in ("spell", "ability"):
             v.err(f"{path}.kind", 'atteso "spell" o "ability"')
@@ -307,6 +304,7 @@ def parse(data: Any) -> State:
             kind=kind or "ability", controller=ctrl,
             text=v.typed(rs, "text", path, "str", "") or "", card=card,
             source=v.typed(rs, "source", path, "str", nullable=True),
+            targets=v.str_list(rs, "targets", path),
             **sf.stack_fields(v, rs, path)))
 
     # --- turn --------------------------------------------------------------
@@ -358,6 +356,7 @@ def parse(data: Any) -> State:
     try:
         scenario_refs.check(v, st)
         sf.check_state(v, st)
+        scb.check_refs(v, st)
     except Exception:           # a broken structure already reported above
         if not v.errors:
             raise
@@ -396,6 +395,8 @@ def _combat(v: Validator, rc: dict) -> Combat:
             b = {**b, "blocking": blocking}
         cb.blockers.append({"id": v.typed(b, "id", p, "str", required=True),
                             "blocking": v.str_list(b, "blocking", p)})
+    cb.requirements = scb.requirements(v, rc)
+    cb.delayed = scb.delayed(v, rc, sf.effect)
     asg = v.typed(rc, "assignments", "combat", "dict", {})
     for k in list(asg):
         cb.assignments[k] = v.int_map(asg, k, "combat.assignments")

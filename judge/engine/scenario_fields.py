@@ -104,10 +104,10 @@ def player_fields(v: Validator, d: dict, path: str) -> dict:
 
 
 def stack_fields(v: Validator, d: dict, path: str) -> dict:
-    return {"rules": v.str_list(d, "rules", path), "effect": _effect(v, d, path)}
+    return {"rules": v.str_list(d, "rules", path), "effect": effect(v, d, path)}
 
 
-def _effect(v: Validator, d: dict, path: str) -> dict | None:
+def effect(v: Validator, d: dict, path: str) -> dict | None:
     from judge.engine.registry import EFFECTS
     eff = v.typed(d, "effect", path, "dict", None, nullable=True)
     if eff is None:
@@ -117,13 +117,21 @@ def _effect(v: Validator, d: dict, path: str) -> dict | None:
     if not isinstance(kind, str) or kind not in EFFECTS:
         v.err(f"{p}.kind", f'effetto sconosciuto "{shown(kind)}" (ammessi: {", ".join(sorted(EFFECTS))})')
         return None
-    v.unknown_keys(eff, {"kind", *EFFECTS[kind].params}, p)
+    params = [param_spec(x) for x in EFFECTS[kind].params]
+    v.unknown_keys(eff, {"kind", *(k for k, _, _ in params)}, p)
     out = {"kind": kind}
-    for key in EFFECTS[kind].params:
-        val = v.typed(eff, key, p, "str", required=True)
+    for key, kind_, optional in params:
+        val = v.typed(eff, key, p, kind_, None, required=not optional, nullable=optional)
         if val is not None:
             out[key] = val
     return out
+
+
+def param_spec(param: str) -> tuple[str, str, bool]:
+    """An effect's parameter as registered: "creature" (a string), "amount:int", "target?"
+    (may be missing or null) → (key, type, optional)."""
+    key, _, kind = param.partition(":")
+    return key.rstrip("?"), kind or "str", key.endswith("?")
 
 
 def waiting_triggers(v: Validator, data: dict) -> list[dict]:
@@ -137,7 +145,7 @@ def waiting_triggers(v: Validator, data: dict) -> list[dict]:
             continue
         out.append({"id": tid, "controller": ctl, "text": v.typed(t, "text", p, "str", "") or "",
                     "source": v.typed(t, "source", p, "str", None, nullable=True),
-                    "rules": v.str_list(t, "rules", p), "effect": _effect(v, t, p),
+                    "rules": v.str_list(t, "rules", p), "effect": effect(v, t, p),
                     "on_trigger": v.typed(t, "on_trigger", p, "bool", False)})
     return out
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from judge.engine import card_defaults
 from judge.engine.errors import ScenarioError
+from judge.engine.scenario_combat import to_json_combat
 from judge.engine.scenario import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
 from judge.engine.state import ZONES, Card, Permanent, State
 
@@ -22,7 +23,7 @@ def _copy(value: Any) -> Any:
 
 def _card_dict(c: Card) -> dict:
     d: dict[str, Any] = {"id": c.id, "name": c.name, "types": list(c.types)}
-    for key in ("subtypes", "supertypes", "keywords"):
+    for key in ("subtypes", "supertypes", "keywords", "colors"):
         if getattr(c, key):
             d[key] = list(getattr(c, key))
     for key in ("power", "toughness", "loyalty", "defense", "chapters", "enchant", "notes"):
@@ -39,8 +40,6 @@ def _card_dict(c: Card) -> dict:
         d["rooms"] = [{"name": r["name"], "text": r["text"], "to": list(r["to"])} for r in c.rooms]
     if c.venture_marker is not None:
         d["venture_marker"] = c.venture_marker
-    if c.colors:
-        d["colors"] = list(c.colors)
     if c.mana_cost is not None:
         d["mana_cost"] = c.mana_cost
     if c.card is not None:
@@ -70,6 +69,8 @@ def _card_dict(c: Card) -> dict:
             d["protector"] = c.protector
         if c.sector is not None:
             d["sector"] = c.sector
+        if c.goaded_by:
+            d["goaded_by"] = list(c.goaded_by)
     return d
 
 
@@ -101,7 +102,8 @@ def to_dict(st: State) -> dict:
                      **({"card": _card_dict(s.card)} if s.card is not None else {}),
                      **({"source": s.source} if s.source is not None else {}),
                      **({"rules": list(s.rules)} if s.rules else {}),
-                     **({"effect": json.loads(json.dumps(s.effect))} if s.effect else {})}
+                     **({"effect": json.loads(json.dumps(s.effect))} if s.effect else {}),
+                     **({"targets": list(s.targets)} if s.targets else {})}
                     for s in st.stack]
     t = st.turn
     out["turn"] = {"number": t.number, "active_player": t.active_player, "step": t.step,
@@ -129,6 +131,7 @@ def to_dict(st: State) -> dict:
         "dealt_first_strike": list(cb.dealt_first_strike),
         "assignments": {k: dict(x) for k, x in cb.assignments.items()},
         "assigned_by": list(cb.assigned_by),
+        **to_json_combat(cb),
     }
     out["seed"] = st.seed
     out["random_calls"] = st.random_calls

@@ -16,7 +16,7 @@ from judge.engine.registry import decision, sba
 from judge.engine.sba_acts import Act, ask_in_apnap_order, live
 from judge.engine.state import SECTORS, State
 
-SCULPTOR = terms.KEYWORD_IT["space sculptor"]
+SCULPTOR = terms.italian("space sculptor")
 
 
 @sba("704.5u", cites=("702.158b", "702.158c", "101.4"),

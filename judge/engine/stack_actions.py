@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine import ops, terms, triggers
+from judge.engine import ops, targeting, terms, triggers
 from judge.engine.actions import player_arg, text_arg
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
@@ -17,20 +17,34 @@ from judge.engine.state import Card, StackItem
 MAX_ABILITIES = 50            # abilities triggering together in one ``trigger`` action
 
 
-@action("cast_spell", cites=("601.2a", "731.2"),
+@action("cast_spell", cites=("601.2a", "731.2", "601.2c", "115.2", "702.11b", "702.11d",
+                             "702.18a", "702.16b", "702.16j", "702.16k", "801.4", "702.21a"),
         summary=f"Un giocatore {terms.verb('cast')} una magia: la carta va in pila (conta per "
-                "giorno/notte)")
-def cast_spell(ctx: Ctx, player: str, card: str) -> None:
+                "giorno/notte), con il suo bersaglio se ne ha uno")
+def cast_spell(ctx: Ctx, player: str, card: str, target: str | None = None) -> None:
+    st = ctx.s
     pl = player_arg(ctx, player)
-    found = ctx.s.find_card(card) if isinstance(card, str) else None
+    found = st.find_card(card) if isinstance(card, str) else None
     if found is None or found[1] in ("battlefield", "stack"):
         raise IllegalAction(f'"{card}" non è una carta che si possa lanciare da una zona', ["601.2a"])
+    if target is not None:
+        if not isinstance(target, str) or not (st.has_player(target) or st.perm(target)):
+            raise IllegalAction(f'bersaglio sconosciuto "{shown(target)}"', ["601.2c", "115.2"])
+        why = targeting.problem(st, target, found[2], pl.id, spell=True)
+        if why is not None:
+            raise IllegalAction(f"{found[2].name} non può bersagliare {st.name_of(target)}: "
+                                f"{why[0]}", ["601.2c", *why[1]])
     obj, _, _ = ops.take(ctx, card)
-    ctx.s.stack.append(StackItem(id=obj.id, kind="spell", controller=pl.id, text=obj.name, card=obj))
-    t = ctx.s.turn
+    item = StackItem(id=obj.id, kind="spell", controller=pl.id, text=obj.name, card=obj,
+                     targets=[target] if target else [])
+    st.stack.append(item)
+    t = st.turn
     t.spells_cast[pl.id] = t.spells_cast.get(pl.id, 0) + 1
-    ctx.emit(["601.2a"], f"{pl.name} {terms.verb('cast')} {obj.name}: la carta va in cima alla pila.", "cast",
-             objects=[obj.id], players=[pl.id])
+    aim = f", con bersaglio {st.name_of(target)}" if target else ""
+    ctx.emit(["601.2a"] + (["601.2c"] if target else []), f"{pl.name} {terms.verb('cast')} "
+             f"{obj.name}{aim}: la carta va in cima alla pila.", "cast",
+             objects=[obj.id] + ([target] if target else []), players=[pl.id])
+    triggers.became_target(ctx, item)                   # ward, 702.21a
 
 
 @action("copy_spell", cites=("707.10", "707.10a", "707.10b"),

@@ -14,9 +14,6 @@ CARD_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "sc
               "battle", "instant", "sorcery", "kindred", "dungeon", "plane", "phenomenon")
 PERMANENT_TYPES = ("creature", "land", "artifact", "enchantment", "planeswalker", "battle")
 SUPERTYPES = ("legendary", "world", "basic", "snow")
-KEYWORDS = ("deathtouch", "first strike", "double strike", "trample", "lifelink",
-            "vigilance", "indestructible", "haste", "flying", "reach", "defender",
-            "infect", "wither", "phasing", "space sculptor", "start your engines!")
 ZONES = ("hand", "library", "graveyard", "exile", "command")
 # Every per-player card list: the five zones plus the face-down decks of variants
 # (Archenemy's scheme deck, Planechase's planar deck).
@@ -26,6 +23,7 @@ SECTORS = ("alpha", "beta", "gamma")      # 702.158b
 VARIANTS = ("two-player", "free-for-all", "commander", "two-headed-giant",
             "brawl", "archenemy", "vanguard")
 MANA = ("W", "U", "B", "R", "G", "C")
+MANA_COLORS = ("W", "U", "B", "R", "G")  # the five colours, by their mana symbols (105.1)
 
 
 @dataclass
@@ -43,7 +41,9 @@ class Card:
     defense: int | None = None        # printed defense (310.4a)
     token: bool = False
     owner: str = ""
-    keywords: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)   # canonical texts, see keywords.py
+    # Tuples, not lists: empty on most objects, and an empty tuple costs nothing to snapshot.
+    colors: tuple[str, ...] = ()      # "W", "U", "B", "R", "G" (105.1, 202.2)
     chapters: int | None = None       # Saga final chapter number (714.2d)
     enchant: str | None = None        # Aura: "creature", "land", "permanent", "player", …
     commander: bool = False
@@ -54,7 +54,6 @@ class Card:
     venture_marker: str | None = None                  # the room the marker is on (309.4)
     moved_since_sba: bool = False     # put into its zone since the last SBA check (704.6d)
     card: str | None = None           # the card of the table it is (English name; judge.cards)
-    colors: list[str] = field(default_factory=list)   # W U B R G (105.2; 202.2)
     mana_cost: str | None = None      # "{1}{G}" (202.1)
 
 
@@ -77,6 +76,7 @@ class Permanent(Card):
     max_counters: dict[str, int] = field(default_factory=dict)
     sector: str | None = None         # space sculptor's sector designation (702.158b)
     control_effect: bool = False      # controlled through an effect, not by default (110.2, 800.4a)
+    goaded_by: tuple[str, ...] = ()   # players who goaded it (701.15)
 
 
 @dataclass
@@ -130,6 +130,10 @@ class Combat:
     dealt_first_strike: list[str] = field(default_factory=list)
     assignments: dict[str, dict[str, int]] = field(default_factory=dict)
     assigned_by: list[str] = field(default_factory=list)
+    # Blocking requirements created this combat (provoke, 702.39a): {"blocker", "attacker", "rules"}
+    requirements: list[dict] = field(default_factory=list)
+    # Delayed triggered abilities "at end of combat" (603.7, 511.2): the triggers to queue then
+    delayed: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -142,6 +146,7 @@ class StackItem:
     source: str | None = None    # for abilities (permanent id)
     rules: list[str] = field(default_factory=list)   # the rule that makes it trigger
     effect: dict | None = None   # what the engine does as it resolves (registry EFFECTS)
+    targets: list[str] = field(default_factory=list)   # chosen as it was put on the stack (601.2c)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from judge.engine import chars, leaving, ops, terms
+from judge.engine import attachment, chars, leaving, ops, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.registry import SBAS, decision, sba
@@ -192,42 +192,18 @@ def world_rule(ctx: Ctx) -> list[Act]:
                 moves=p.id) for p in worlds[:-1]]
 
 
-def _aura_problem(st: State, aura: Permanent) -> str | None:
-    t = aura.attached_to
-    if t is None:
-        return "non è assegnata a niente"
-    if chars.is_creature(aura):
-        return "è anche una creatura e non può incantare"
-    if st.has_player(t):
-        if st.player(t).lost:
-            return "il giocatore che incantava ha lasciato la partita"
-        if aura.enchant not in (None, "player"):
-            return "non può incantare un giocatore"
-        return None
-    target = st.perm(t)
-    if target is None:
-        return f"{st.name_of(t)} non è più sul campo di battaglia"
-    if target.id == aura.id:
-        return "non può incantare se stessa"
-    if aura.enchant == "player":
-        return "può incantare solo un giocatore"
-    if aura.enchant not in (None, "permanent") and aura.enchant not in target.types \
-            and aura.enchant not in target.subtypes:
-        return f"{target.name} non è un oggetto che può incantare ({aura.enchant})"
-    return None
-
-
-@sba("704.5m", cites=("303.4c", "303.4d"),
+@sba("704.5m", cites=("303.4c", "303.4d", "702.16c", "702.16j", "702.16k"),
      summary="Un'Aura assegnata illegalmente o non assegnata va nel cimitero")
 def illegal_aura(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
     for p in live(ctx):
         if "Aura" in p.subtypes and "enchantment" in p.types:
-            why = _aura_problem(st, p)
-            if why:
-                acts.append(Act(["704.5m"], f"L'Aura {p.name} {why}: va nel cimitero del suo "
-                                "proprietario.", "graveyard", objects=[p.id],
+            prob = attachment.aura_problem(st, p, p.attached_to)
+            if prob:
+                why, rules = prob
+                acts.append(Act(["704.5m", *rules], f"L'Aura {p.name} {why}: va nel cimitero del "
+                                "suo proprietario.", "graveyard", objects=[p.id],
                                 apply=to_graveyard(p.id), moves=p.id))
     return acts
 
@@ -240,7 +216,7 @@ def _unattach(oid: str):
     return apply
 
 
-@sba("704.5n", cites=("301.5c", "301.6"),
+@sba("704.5n", cites=("301.5c", "301.6", "702.16d", "702.16j", "702.16k"),
      summary="Un Equipaggiamento o una Fortificazione assegnati illegalmente si staccano")
 def illegal_equipment(ctx: Ctx) -> list[Act]:
     st = ctx.s
@@ -248,20 +224,16 @@ def illegal_equipment(ctx: Ctx) -> list[Act]:
     for p in live(ctx):
         if p.attached_to is None or "Aura" in p.subtypes:
             continue
-        if "Equipment" in p.subtypes:
-            need, what = "creature", "una creatura"
-        elif "Fortification" in p.subtypes:
-            need, what = "land", "una terra"
-        else:
+        if attachment.kind(p) not in ("Equipment", "Fortification"):
             continue
         if chars.is_creature(p) or "battle" in p.types:
             continue                                    # 704.5p
-        target = st.perm(p.attached_to)
-        if target is None or target.phased_out or need not in target.types or target.id == p.id:
-            where = st.name_of(p.attached_to)
-            acts.append(Act(["704.5n"], f"{p.name} è assegnato illegalmente ({where} non è {what} "
-                            "sul campo di battaglia): si stacca e resta sul campo di battaglia.",
-                            "unattach", objects=[p.id], apply=_unattach(p.id)))
+        prob = attachment.equipment_problem(st, p, p.attached_to)
+        if prob:
+            why, rules = prob
+            acts.append(Act(["704.5n", *rules], f"{p.name} è assegnato illegalmente ({why}): si "
+                            "stacca e resta sul campo di battaglia.", "unattach", objects=[p.id],
+                            apply=_unattach(p.id)))
     return acts
 
 

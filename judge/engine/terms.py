@@ -1,11 +1,12 @@
 """The engine's Italian names, from the project's one terminology table.
 
-Zones, keywords, card types, counters, mana colours, sectors and the verbs of the log
+Zones, card types, counters, mana colours, sectors and the verbs of the log
 («Alice rimescola il suo grimorio») are the official Italian terms of
 ``rules_it/terminologia.tsv``, the table that the translation check, the glossary and the
 search use too.  It is read once, at import, through ``judge.corpus.terminology``; a name
 the engine needs and the table lacks is an error here, to be fixed by adding a row to
-the table, never by a private dictionary.
+the table, never by a private dictionary.  Keywords have their own registry, with their
+Italian names from this table: ``keywords.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 
 from judge.corpus.terminology import Terminology, load_terminology
-from judge.engine.state import CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SECTORS, ZONES
+from judge.engine.state import CARD_LISTS, CARD_TYPES, MANA, SECTORS, ZONES
 
 TABLE: Terminology = load_terminology()
 
@@ -38,12 +39,11 @@ COUNTER_TERMS = {"loyalty": "loyalty", "defense": "defense", "lore": "lore count
 # The log's events and the verb that names each («Alice pesca», «Orso viene TAPpato»).
 VERB_TERMS = {"draw": "draw", "discard": "discard", "mill": "mill", "sacrifice": "sacrifice",
               "shuffle": "shuffle", "cast": "cast", "tap": "tap", "untap": "untap",
-              "attach": "attach", "venture": "venture into the dungeon"}
+              "attach": "attach", "venture": "venture into the dungeon", "goad": "goad"}
 VENTURE = "venture into the dungeon"
 
 assert set(ZONE_TERMS) == {*ZONES, *CARD_LISTS, "battlefield", "stack"}
 ZONE_IT = {z: italian(t) for z, t in ZONE_TERMS.items()}
-KEYWORD_IT = {k: italian(k) for k in KEYWORDS}
 TYPE_IT = {t: italian(t) for t in CARD_TYPES}
 MANA_IT = {m: italian(MANA_TERMS[m]) for m in MANA}
 SECTOR_IT = {s: italian(s) for s in SECTORS}

@@ -11,10 +11,10 @@ are not put on the stack (800.4d).
 
 from __future__ import annotations
 
-from judge.engine import chars, terms
+from judge.engine import chars, keywords, terms
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
-from judge.engine.registry import decision
+from judge.engine.registry import EFFECTS, decision
 from judge.engine.state import Permanent, StackItem, State
 
 
@@ -89,6 +89,14 @@ def put_on_stack(ctx: Ctx) -> bool:
                 mine = [by_id[i] for i in ans["order"]]
             if mine:
                 plan.append((chooser, rules, mine))
+    # 603.3d: targets are chosen as each ability is put on the stack (asked before anything
+    # moves, so that a pending choice leaves the state as it was)
+    targets = {}
+    for _, _, mine in plan:
+        for t in mine:
+            entry = EFFECTS.get(t["effect"]["kind"]) if t["effect"] else None
+            if entry is not None and entry.target is not None:
+                targets[t["id"]] = entry.target(ctx, t)
     for chooser, rules, mine in plan:
         if len(waiting) > 1:
             names = ", poi ".join(f"«{t['text']}»" for t in mine)
@@ -96,14 +104,53 @@ def put_on_stack(ctx: Ctx) -> bool:
                      "trigger_order", objects=[t["id"] for t in mine], players=[chooser])
         for t in mine:
             st.waiting_triggers.remove(t)
-            st.stack.append(StackItem(id=t["id"], kind="ability", controller=t["controller"],
-                                      text=t["text"], source=t["source"], rules=list(t["rules"]),
-                                      effect=t["effect"]))
-            ctx.emit(t["rules"] + ["603.3"], f"{t['text']}: l'abilità di "
-                     f"{ctx.name(t['controller'])} va in pila.", "trigger",
-                     objects=[t["id"]] + ([t["source"]] if t["source"] else []),
+            if t["id"] in targets and targets[t["id"]] is None:
+                ctx.emit(t["rules"] + ["603.3d"], f"L'abilità innescata «{_bare(t['text'])}» di "
+                         f"{ctx.name(t['controller'])} non ha bersagli legali: è rimossa dalla "
+                         "pila.", "trigger_removed", objects=[t["id"]], players=[t["controller"]])
+                continue
+            chosen = [targets[t["id"]]] if t["id"] in targets else []
+            item = StackItem(id=t["id"], kind="ability", controller=t["controller"],
+                             text=t["text"], source=t["source"], rules=list(t["rules"]),
+                             effect=t["effect"], targets=chosen)
+            st.stack.append(item)
+            aim = f", con bersaglio {ctx.name(chosen[0])}" if chosen else ""
+            ctx.emit(t["rules"] + ["603.3"] + (["603.3d"] if chosen else []),
+                     f"L'abilità innescata «{_bare(t['text'])}» di {ctx.name(t['controller'])} "
+                     f"va in pila{aim}.", "trigger",
+                     objects=[t["id"]] + ([t["source"]] if t["source"] else []) + chosen,
                      players=[t["controller"]])
+            became_target(ctx, item)
     return True
+
+
+def became_target(ctx: Ctx, item: StackItem) -> None:
+    """702.21a: each ward of a permanent ``item`` targets triggers if an opponent of the
+    permanent's controller controls ``item``."""
+    st = ctx.s
+    for tid in item.targets:
+        perm = st.perm(tid)
+        if perm is None or perm.phased_out or st.player(perm.controller).team == \
+                st.player(item.controller).team:
+            continue
+        for inst in chars.kw_instances(perm, "ward"):
+            text = (f"{keywords.italian(inst.text)[:1].upper()}{keywords.italian(inst.text)[1:]} di "
+                    f"{perm.name}: neutralizza «{short_name(item.text)}» a meno che "
+                    f"{ctx.name(item.controller)} paghi {inst.cost}")
+            queue(ctx, perm.controller, text, ["702.21a"], source=perm.id,
+                  effect={"kind": "ward", "spell": item.id, "player": item.controller,
+                          "cost": inst.cost})
+
+
+def short_name(text: str) -> str:
+    """An object on the stack by its name: a spell's card name, an ability's "Keyword of X"
+    (the part of its text before the colon)."""
+    return _bare(text.split(":", 1)[0])
+
+
+def _bare(text: str) -> str:
+    """An ability's text inside «…»: without its final full stop (the sentence has its own)."""
+    return text.rstrip().rstrip(".")
 
 
 @decision("order_triggers")

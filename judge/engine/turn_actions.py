@@ -128,10 +128,7 @@ def untap(ctx: Ctx) -> None:
                 continue
             if p.doesnt_untap:
                 held.append(p)
-            elif p.counters.get("stun", 0) > 0:
-                p.counters["stun"] -= 1
-                if not p.counters["stun"]:
-                    del p.counters["stun"]
+            elif ops.remove_stun(p):
                 stunned.append(p)
             else:
                 untapped.append(p)

@@ -14,7 +14,11 @@ from judge.engine.dungeon import UNDERCITY_ROOMS
 from judge.engine.resolve import resolving
 from judge.engine.scenario import parse
 from judge.engine.scenario_json import to_dict
-from judge.engine.state import KEYWORDS
+from judge.engine.keywords import REGISTRY, examples
+
+# Every keyword and ability the engine knows, written as a scenario may (no player qualities:
+# the players vary).
+KEYWORDS = [e for spec in REGISTRY for e in examples(spec) if "player" not in e]
 from judge.engine.steps import STEP_NAMES
 
 VARIANTS = ["two-player", "free-for-all", "commander", "two-headed-giant"]
@@ -117,18 +121,25 @@ def card_ids(g: Game) -> Counter:
 
 
 def answer(g: Game, data) -> None:
-    """Answer the pending decision: sometimes the default, sometimes something bolder."""
+    """Answer the pending decision: sometimes the default, sometimes something bolder (which
+    requirements or menace may make illegal: then it is refused, nothing changes, and the
+    default is taken)."""
     p = g.pending
+    bold = None
     if p["kind"] == "declare_attackers" and data.draw(st.booleans()):
-        attackers = [{"id": c["id"], "target": data.draw(st.sampled_from(c["targets"]))}
-                     for c in p["options"]["creatures"] if c["targets"] and data.draw(st.booleans())]
-        g.decide({"attackers": attackers})
-        return
-    if p["kind"] == "declare_blockers" and data.draw(st.booleans()):
-        blockers = [{"id": c["id"], "blocking": data.draw(st.sampled_from(c["can_block"]))}
-                    for c in p["options"]["creatures"] if data.draw(st.booleans())]
-        g.decide({"blockers": blockers})
-        return
+        bold = {"attackers": [{"id": c["id"], "target": data.draw(st.sampled_from(c["targets"]))}
+                              for c in p["options"]["creatures"]
+                              if c["targets"] and data.draw(st.booleans())]}
+    elif p["kind"] == "declare_blockers" and data.draw(st.booleans()):
+        bold = {"blockers": [{"id": c["id"], "blocking": data.draw(st.sampled_from(c["can_block"]))}
+                             for c in p["options"]["creatures"] if data.draw(st.booleans())]}
+    if bold is not None:
+        before = g.to_dict()
+        try:
+            g.decide(bold)
+            return
+        except IllegalAction as e:
+            assert e.rules and g.to_dict() == before
     g.decide()
 
 

@@ -111,7 +111,19 @@ def test_rules_triggers_cite_the_rule_that_defines_them():
     words = {"monarch_draw": "monarch’s end step", "monarch_steal": "deals combat damage to the monarch",
              "initiative_venture": "ventures into Undercity",
              "initiative_steal": "deal combat damage to the player who has the initiative",
-             "speed": "your speed increases by 1", "siege": "last defense counter"}
+             "speed": "your speed increases by 1", "siege": "last defense counter",
+             "exalted": "attacks alone", "pump_source": "blocks or becomes blocked",
+             "rampage": "for each creature blocking it beyond the first",
+             "melee": "for each opponent you attacked", "battle_cry": "each other attacking creature",
+             "flanking": "becomes blocked by a creature without flanking",
+             "counter_on_source": "at least one other creature with power greater",
+             "mentor": "target attacking creature with power less",
+             "afflict": "defending player loses N life", "annihilator": "sacrifices N permanents",
+             "provoke": "block this creature this combat if able",
+             "myriad": "tapped and attacking", "exile_objects": "exile the tokens at end of combat",
+             "decayed": "sacrifice it at end of combat",
+             "sacrifice_source": "sacrifice it at end of combat",
+             "ward": "counter that spell or ability unless that player pays"}
     assert set(EFFECTS) == set(words)
     for kind, word in words.items():
         assert word in rule_text(EFFECTS[kind].cites[0]), kind

@@ -68,12 +68,12 @@ def test_cycle_in_attached_to():
 
 def test_unknown_controller_type_and_keyword():
     d = scenario([perm("a", controller="p9"), perm("b", types=("creatura",)),
-                  perm("c", keywords=["volare"])])
+                  perm("c", keywords=["volo"])])
     e = errors_of(d)
     msgs = dict(e.errors)
     assert msgs["battlefield[0].controller"] == 'giocatore sconosciuto "p9"'
     assert msgs["battlefield[1].types[0]"].startswith('tipo sconosciuto "creatura"')
-    assert msgs["battlefield[2].keywords[0]"].startswith('parola chiave sconosciuta "volare"')
+    assert msgs["battlefield[2].keywords[0]"].startswith('parola chiave sconosciuta "volo"')
 
 
 def test_duplicate_ids():

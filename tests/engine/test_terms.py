@@ -17,7 +17,9 @@ from judge.engine import Game, terms
 from judge.engine.library import verify
 from judge.engine.registry import ACTIONS, EFFECTS, SBAS, TBAS
 from judge.engine.templates import new_scenario
-from judge.engine.state import CARD_LISTS, CARD_TYPES, KEYWORDS, MANA, SECTORS, ZONES
+from judge.engine import keywords
+from judge.engine.keywords import NAMES as KEYWORDS
+from judge.engine.state import CARD_LISTS, CARD_TYPES, MANA, SECTORS, ZONES
 
 TABLE = load_terminology()
 ENGINE = Path(terms.__file__).parent
@@ -40,7 +42,9 @@ def stem(infinitive: str) -> str:
 def test_the_engines_names_are_the_tables():
     assert set(terms.ZONE_TERMS) == {*ZONES, *CARD_LISTS, "battlefield", "stack"}
     assert terms.ZONE_IT == {z: table(t) for z, t in terms.ZONE_TERMS.items()}
-    assert terms.KEYWORD_IT == {k: table(k) for k in KEYWORDS}
+    assert {k: keywords.KEYWORD_IT[k] for k in KEYWORDS} == {k: table(k) for k in KEYWORDS}
+    for kind in keywords.LANDWALKS:                              # «passa-isole»
+        assert keywords.italian(kind) == table(kind)
     assert terms.TYPE_IT == {t: table(t) for t in CARD_TYPES}
     assert terms.MANA_IT == {m: table(terms.MANA_TERMS[m]) for m in MANA}
     assert terms.SECTOR_IT == {s: table(s) for s in SECTORS}
@@ -115,6 +119,7 @@ JUDGE_ACTIONS = [
     ("shuffle", {"player": "p2"}), ("draw", {"player": "p1", "count": 2}),
     ("discard", {"player": "p1", "cards": ["h1"]}), ("mill", {"player": "p2", "count": 2}),
     ("tap", {"object": "orso"}), ("untap", {"object": "orso"}),
+    ("goad", {"object": "orso", "player": "p2"}),
     ("attach", {"object": "spada", "to": "orso"}), ("cast_spell", {"player": "p1", "card": "h2"}),
     ("move", {"object": "g1", "zone": "exile"}), ("move", {"object": "g1", "zone": "hand"}),
     ("move", {"object": "g1", "zone": "battlefield"}), ("move", {"object": "orso", "zone": "library"}),

@@ -5,6 +5,7 @@ label uses a word the table says to avoid."""
 from __future__ import annotations
 
 from judge.corpus.terminology import load_terminology
+from judge.engine import keywords as kw
 from judge.engine import terms
 from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
@@ -17,7 +18,9 @@ def test_names_of_things_the_table_names_are_the_tables():
         assert label.lower() == TABLE.italian(terms.ZONE_TERMS[zone]).lower(), zone
     assert set(forms.ZONES_IT) <= set(forms.ZONE_LABELS) and acts.ZONE_LABELS == forms.ZONE_LABELS
     assert forms.TYPES_IT == {t: TABLE.italian(t) for t in forms.TYPES_IT}
-    assert forms.KEYWORDS_IT == {k: TABLE.italian(k) for k in forms.KEYWORDS_IT}
+    # keywords are the table's; the engine's abilities that are not keywords are phrases
+    assert {k: forms.KEYWORDS_IT[k] for k in kw.NAMES} == {k: TABLE.italian(k) for k in kw.NAMES}
+    assert set(forms.KEYWORDS_IT) == set(kw.NAMES) | set(kw.ABILITIES)
     assert forms.COUNTERS_IT == {k: TABLE.italian(terms.COUNTER_TERMS[k]).removeprefix("segnalino ")
                                  for k in forms.COUNTERS_IT}
     assert forms.MANA_IT == {m: TABLE.italian(terms.MANA_TERMS[m]) for m in forms.MANA_IT}

@@ -170,6 +170,16 @@ def decision_fields(pending: dict, answer) -> dict:
         return {"keep": answer["keep"]}
     if kind == "discard":
         return {"scarta": answer["cards"]}
+    if kind == "choose_target":
+        return {"target": answer["target"]}
+    if kind in ("ward_payment", "may_apply"):
+        key = "pay" if kind == "ward_payment" else "apply"
+        return {key: "1" if answer[key] else "0"}
+    if kind == "sacrifice_permanents":
+        return {"sacrifica": answer["permanents"]}
+    if kind == "myriad_tokens":
+        return {f"myr-{i}": answer["attack"].get(o["player"]) or ""
+                for i, o in enumerate(opts["opponents"])}
     return {"risposta_json": json.dumps(answer)}
 
 

@@ -22,7 +22,8 @@ from typing import Any, Mapping
 from judge.engine import chars, terms
 from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
-from judge.engine.state import CARD_TYPES, KEYWORDS, MANA, SUPERTYPES, State
+from judge.engine import keywords as kw
+from judge.engine.state import CARD_TYPES, MANA, SUPERTYPES, State
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web.simulator import forms
 
@@ -43,11 +44,14 @@ ACTION_LABELS = {
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
     "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
+    "set_tapped": "Modifica diretta: TAPpato o STAPpato",
+    "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
     ("Permanenti", ("tap", "untap", "destroy", "sacrifice", "exile", "add_counters",
-                    "remove_counters", "until_end_of_turn", "attach", "create_token")),
+                    "remove_counters", "until_end_of_turn", "attach", "goad", "create_token",
+                    "set_tapped")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
@@ -66,7 +70,7 @@ PARAM_LABELS = {
     "power": "Forza", "toughness": "Costituzione", "keywords": "Abilità", "mana": "Mana",
     "card": "Carta", "text": "Testo dell'abilità", "to": "Assegnato a",
     "spell": "Magia o abilità in pila", "room": "Stanza", "dungeon": "Nuovo dungeon",
-    "undercity": "In Undercity (con l'iniziativa)",
+    "undercity": "In Undercity (con l'iniziativa)", "tapped": "TAPpato (non spuntato: STAPpato)",
 }
 LABEL_OVERRIDES = {
     ("deal_damage", "amount"): "Danni", ("gain_life", "amount"): "Punti vita",
@@ -83,13 +87,21 @@ LABEL_OVERRIDES = {
     ("until_end_of_turn", "keywords"): "Abilità guadagnate", ("trigger", "source"): "Fonte",
     ("set_day_night", "value"): "Diventa", ("copy_spell", "controller"): "Controllore della copia",
     ("venture", "room"): "Stanza in cui entra (se può scegliere)",
+    ("goad", "player"): "Giocatore che la sprona", ("cast_spell", "target"): "Bersaglio",
+}
+# What an optional choice left empty means (the engine's default for that parameter).
+EMPTY_LABELS = {
+    ("move", "controller"): "il proprietario (nessun altro lo mette sul campo di battaglia, 110.2a)",
+    ("copy_spell", "controller"): "il controllore dell'originale",
+    ("cast_spell", "target"): "nessun bersaglio",
 }
 
 # --- widgets -----------------------------------------------------------------------------------
 # player: a player in the game · target: a player or a permanent · permanent · object: any card
 # or permanent · card: a card outside the battlefield · attach_to: a permanent or a player ·
 # source: any object (optional) · hand_cards: cards in hands (checkboxes) · int · bool · text ·
-# longtext · zone · keywords/types/supertypes (checkboxes) · list (comma separated) · mana ·
+# longtext · zone · types/supertypes (checkboxes) · keywords (text, Italian or English,
+# comma separated) · list (comma separated) · mana ·
 # counter (kind, with suggestions) · choice · json.
 KIND_BY_NAME = {
     "player": "player", "controller": "player", "target": "target", "object": "permanent",
@@ -126,6 +138,7 @@ class Param:
     required: bool
     default: Any = None
     choices: tuple[tuple[str, str], ...] = ()
+    empty: str = "nessuna"            # an optional choice left empty: what the engine does then
 
 
 @dataclass(frozen=True)
@@ -169,7 +182,8 @@ def spec_for(name: str) -> ActionSpec:
             label=LABEL_OVERRIDES.get((name, p.name), PARAM_LABELS.get(p.name, p.name)),
             required=p.default is p.empty or (name, p.name) in ROW_REQUIRED,
             default=None if p.default is p.empty else p.default,
-            choices=CHOICES.get((name, p.name), ())))
+            choices=CHOICES.get((name, p.name), ()),
+            empty=EMPTY_LABELS.get((name, p.name), "nessuna")))
     return ActionSpec(name=name, label=ACTION_LABELS.get(name, fn.summary or name),
                       summary=fn.summary, params=tuple(params), rows=REPEATABLE.get(name, 1))
 
@@ -341,11 +355,13 @@ def _read_row(spec: ActionSpec, form, row: int) -> tuple[dict, list[tuple[str, s
                 if form.get(name) in ("1", "on", "true"):
                     params[p.name] = True
                 continue
-            if p.kind in ("keywords", "types", "supertypes", "hand_cards"):
+            if p.kind in ("types", "supertypes", "hand_cards"):
                 value = [v for v in _getlist(form, name) if v] or None
-                allowed = {"keywords": KEYWORDS, "types": CARD_TYPES, "supertypes": SUPERTYPES}.get(p.kind)
+                allowed = {"types": CARD_TYPES, "supertypes": SUPERTYPES}.get(p.kind)
                 if value and allowed and any(v not in allowed for v in value):
                     raise ValueError("scelta non valida")
+            elif p.kind == "keywords":
+                value = forms.parse_keywords(text) or None
             elif p.kind == "mana":
                 value = {}
                 for m in MANA:
@@ -414,10 +430,17 @@ def describe(name: str, params: dict | list, st: State | None = None) -> str:
         row = row if isinstance(row, dict) else {}
         known = [p for p in order if p.name in row]
         extra = [Param(k, "text", k, False) for k in row if k not in {p.name for p in order}]
-        vals = [_value_text(p, row[p.name], st) for p in known + extra]
-        parts.append(", ".join(v for v in vals if v))
+        vals = [(p, _value_text(p, row[p.name], st)) for p in known + extra]
+        parts.append(", ".join(_labelled(p, v) for p, v in vals if v))
     body = "; ".join(p for p in parts if p)
-    return f"{label(name)}: {body}" if body else label(name)
+    return f"{label(name)} ({body})" if body else label(name)
+
+
+def _labelled(p: Param, text: str) -> str:
+    """«bersaglio: Orso»; a checkbox's own label says it already."""
+    if p.kind == "bool":
+        return text
+    return f"{p.label[:1].lower()}{p.label[1:]}: {text}"
 
 
 def _value_text(p: Param, v: Any, st: State | None) -> str:
@@ -432,7 +455,7 @@ def _value_text(p: Param, v: Any, st: State | None) -> str:
     if p.kind == "choice":
         return dict(p.choices).get(v, str(v))
     if p.kind == "keywords" and isinstance(v, list):
-        return ", ".join(forms.KEYWORDS_IT.get(k, k) for k in v)
+        return kw.italian_list([str(k) for k in v], st.name_of if st is not None else None)
     if p.kind == "types" and isinstance(v, list):
         return ", ".join(forms.TYPES_IT.get(k, k) for k in v)
     if p.kind == "counter":

@@ -10,7 +10,7 @@ from flask import current_app, redirect, render_template, request, url_for
 from judge.engine import ScenarioError
 from judge.engine import scenario as sc
 from judge.engine import templates
-from judge.engine.state import KEYWORDS, VARIANTS, ZONES
+from judge.engine.state import VARIANTS, ZONES
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
 from judge.web.simulator import card_fill, forms, library, play, state_fields
@@ -139,7 +139,8 @@ def _fields(d: dict) -> set[str]:
     f = {"title", "description", "options.attack", "turn.number", "turn.active_player",
          "turn.step", "day_night", "monarch", "initiative", "players", "battlefield"}
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
-                                  "toughness", "counters", "keywords", "controller")}
+                                  "toughness", "counters", "keywords", "protection", "colors",
+                                  "controller")}
     for i, _ in enumerate(d.get("players") or []):
         f |= {f"players[{i}].{k}" for k in ("name", "life", "poison", "max_hand_size", "team",
                                              "mana_pool", "commander_damage", *ZONES)}
@@ -149,8 +150,8 @@ def _fields(d: dict) -> set[str]:
         f |= {f"stack[{i}].{k}" for k in ("kind", "controller", "text", "source", "card")}
     for i, _ in enumerate(d.get("battlefield") or []):
         f |= {f"battlefield[{i}].{k}" for k in
-              ("name", "types", "supertypes", "subtypes", "keywords", "power", "toughness",
-               "damage", "counters", "controller", "owner", "attached_to", "tapped",
+              ("name", "types", "supertypes", "subtypes", "keywords", "protection", "colors", "power",
+               "toughness", "damage", "counters", "controller", "owner", "attached_to", "tapped",
                "summoning_sick", "phased_out", "token")}
     return f
 
@@ -183,7 +184,10 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
         commanders=state_fields.commanders(draft), stack_kinds=state_fields.STACK_KINDS,
         mana_text=state_fields.mana_text,
         errors=by_field, general_errors=general, focus=focus, f=forms,
-        steps=forms.STEPS_IT, zones=forms.ZONES_IT, keywords=[forms.KEYWORDS_IT[k] for k in KEYWORDS],
+        steps=forms.STEPS_IT, zones=forms.ZONES_IT, keyword_groups=forms.keyword_help(),
+        keyword_suggestions=forms.keyword_suggestions(),
+        player_name=lambda pid: next((str(p.get("name") or pid) for p in draft.get("players") or []
+                                      if isinstance(p, dict) and p.get("id") == pid), pid),
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
         cards=card_fill.card_rows(draft), card_notes=card_notes or [], card_fill=card_fill,
     ), status

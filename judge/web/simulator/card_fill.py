@@ -26,7 +26,7 @@ from judge.web.simulator import forms
 
 FIELDS = ("name", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "defense",
           "colors", "mana_cost", "keywords")
-EXTRA = ("colors", "mana_cost", "loyalty", "defense")     # fields the builder had no input for
+EXTRA = ("mana_cost", "loyalty", "defense")     # fields the builder has no other input for
 DEFAULTS = {"types": forms.TYPES_IT["creature"]}          # what the empty «add» row shows
 LABELS = {"name": "Nome", "types": "Tipi", "supertypes": "Supertipi", "subtypes": "Sottotipi",
           "power": "Forza", "toughness": "Costituzione", "loyalty": "Fedeltà", "defense": "Difesa",
@@ -137,7 +137,7 @@ def describe(filled: card_defaults.Filled, match: lookup.Match, kept: list[str],
 
 
 def read_extra(r: forms.FormReader, prefix: str, obj: dict[str, Any]) -> None:
-    """The card, colours, mana cost, loyalty and defense of a permanent from the form. An
+    """The card, mana cost, loyalty and defense of a permanent from the form. An
     emptied field of a card's permanent is written empty, so the card does not fill it again."""
     is_card = bool(obj.get("card"))
     if r.has(f"{prefix}.card"):
@@ -145,14 +145,6 @@ def read_extra(r: forms.FormReader, prefix: str, obj: dict[str, Any]) -> None:
         if text:
             obj["card"] = text
             is_card = True
-    if r.has(f"{prefix}.colors"):
-        colors, bad = [], []
-        for item in forms.split_list(r.text(f"{prefix}.colors")):
-            c = _COLOR_WORDS.get(item.lower())
-            (colors if c else bad).append(c or item)
-        for item in bad:
-            r.errors.append((f"{prefix}.colors", f'colore sconosciuto "{item}" (ammessi: {", ".join(COLORS_IT.values())})'))
-        _put(obj, "colors", [c for c in card_defaults.COLORS if c in colors], is_card)
     if r.has(f"{prefix}.mana_cost"):
         cost = re.sub(r"\s+", "", r.text(f"{prefix}.mana_cost")).upper()
         _put(obj, "mana_cost", cost or None, is_card)

@@ -11,6 +11,7 @@ import copy
 import re
 from typing import Any, Mapping
 
+from judge.engine import keywords as kw
 from judge.engine import scenario as sc
 from judge.engine import templates
 from judge.engine import terms
@@ -38,7 +39,7 @@ ZONES_IT = {z: ZONE_LABELS[z] for z in ZONES}                                   
 TYPES_IT = dict(terms.TYPE_IT)
 SUPERTYPES_IT = {"legendary": terms.italian("legendary"), "world": "mondo", "basic": "base",
                  "snow": "neve"}
-KEYWORDS_IT = terms.KEYWORD_IT
+KEYWORDS_IT = kw.KEYWORD_IT        # keywords and the engine's combat abilities (keywords.py)
 COUNTERS_IT = terms.COUNTER_IT
 DAY_NIGHT_IT = {"day": terms.italian("day"), "night": terms.italian("night")}
 MANA_IT = terms.MANA_IT
@@ -48,9 +49,7 @@ ATTACK_IT = {"multiple": "più giocatori (attacco multiplo)", "choose": "un solo
 # Extra Italian spellings accepted in the form (besides the labels above and the English values).
 _ALIASES = {"creature": ["creature"], "artifact": ["artefatti"], "land": ["terre"],
             "legendary": ["leggendaria", "leggendari", "leggendarie"],
-            "basic": ["base"], "first strike": ["attacco iniziale"],
-            "lifelink": ["legame-vitale"], "indestructible": ["indistruttibili"],
-            "haste": ["rapidita"], "loyalty": ["fedelta", "lealtà", "lealta"],
+            "basic": ["base"], "loyalty": ["fedelta", "lealtà", "lealta"],
             "kindred": ["tribale"]}
 
 GENERIC_CARD = templates.PLACEHOLDER_CARD   # name of the cards a number stands for ("7" in a zone)
@@ -76,7 +75,6 @@ def _table(labels: dict[str, str]) -> dict[str, str]:
 
 _TYPES = _table(TYPES_IT)
 _SUPERTYPES = _table(SUPERTYPES_IT)
-_KEYWORDS = _table(KEYWORDS_IT)
 _COUNTERS = _table(COUNTERS_IT)
 
 
@@ -91,6 +89,93 @@ def split_list(text: str) -> list[str]:
 
 def to_it(values: list[str], labels: dict[str, str]) -> str:
     return ", ".join(labels.get(v, v) for v in values or [])
+
+
+def keywords_text(texts: list[str] | None, name_of=None, protection: bool = True) -> str:
+    """Keywords in Italian («volare, protezione dal rosso»); without the protections when the
+    form shows them in their own field."""
+    return ", ".join(kw.italian(t, name_of) for t in texts or []
+                     if protection or not t.startswith("protection from "))
+
+
+def protection_text(texts: list[str] | None, name_of=None) -> str:
+    """The qualities of a permanent's protections, for the form's own field: «rosso, Bruno»."""
+    return ", ".join(kw.quality_noun(t[len("protection from "):], name_of) for t in texts or []
+                     if t.startswith("protection from "))
+
+
+def colors_text(colors) -> str:
+    """«rosso, verde»: the colours of an object in Italian."""
+    return ", ".join(MANA_IT.get(c, c) for c in colors or [])
+
+
+def parse_colors(r: "FormReader", name: str) -> list[str] | None:
+    """The colours field (Italian or English names, or W U B R G) → mana symbols."""
+    if not r.has(name):
+        return None
+    out = []
+    for item in split_list(r.text(name)):
+        sym = kw.color_symbol(item)
+        if sym is None:
+            r.errors.append((name, f"colore sconosciuto «{item}» (bianco, blu, nero, rosso, verde)"))
+        elif sym not in out:
+            out.append(sym)
+    return out
+
+
+def parse_keywords(text: str) -> list[str]:
+    """Comma-separated keywords, in Italian or English → stored texts; ValueError (Italian)."""
+    try:
+        return kw.canonical(split_list(text))
+    except kw.KeywordError as e:
+        cited = f" (regola {', '.join(e.rules)})" if e.rules and "regola" not in e.message else ""
+        raise ValueError(e.message + cited) from None
+
+
+def parse_protection(text: str, players: Mapping[str, str]) -> list[str]:
+    """«rosso, creature, Bruno» → protection keywords; ``players``: name or id (lower case) →
+    id.  ValueError (Italian)."""
+    out = []
+    for item in split_list(text):
+        pid = players.get(item.lower())
+        quality = f"giocatore {pid}" if pid else item
+        out += parse_keywords(f"protezione da {quality}")
+    return out
+
+
+KEYWORD_GROUPS = (("combat", "Combattimento e danno"), ("evasion", "Evasione: chi può bloccare"),
+                  ("protection", "Protezione"), ("targets", "Bersagli"),
+                  ("trigger", "Abilità innescate del combattimento"),
+                  ("restriction", "Restrizioni (abilità che non sono parole chiave)"),
+                  ("requirement", "Requisiti (abilità che non sono parole chiave)"),
+                  ("other", "Altre"))
+
+
+def keyword_help() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Every keyword the engine knows, by group: (Italian as written in the form, English
+    name, rule), for the builder's list and the forms' suggestions."""
+    out = []
+    for group, label in KEYWORD_GROUPS:
+        rows = []
+        for spec in kw.REGISTRY:
+            if spec.group != group:
+                continue
+            it = spec.italian
+            written = {"n": f"{it} N", "cost": f"{it} {{costo}}", "quality": f"{it} da …",
+                       "quality?": f"{it} (o {it} da …)"}.get(spec.param, it)
+            if spec.param == "land":
+                written = ", ".join(kw.italian(k) for k in kw.LANDWALKS)
+            rows.append((written, spec.name, spec.rule))
+        out.append((label, rows))
+    return out
+
+
+def keyword_suggestions() -> list[str]:
+    """Italian texts to offer in a keywords field (a datalist)."""
+    out = []
+    for spec in kw.REGISTRY:
+        out += [kw.italian(e) for e in kw.examples(spec) if "player" not in e]
+    return out
 
 
 def counters_text(counters: Mapping[str, int] | None) -> str:
@@ -266,6 +351,23 @@ class FormReader:
                 out.append(en)
         return out
 
+    def keywords(self, name: str, protection: str | None = None,
+                 players: Mapping[str, str] | None = None) -> list[str] | None:
+        """The keywords field ``name`` (and the protection field, if given), parsed."""
+        if name not in self.form and (protection is None or protection not in self.form):
+            return None
+        out: list[str] = []
+        for field, parse in ((name, parse_keywords),
+                             (protection, lambda t: parse_protection(t, players or {}))):
+            if field is None or field not in self.form:
+                continue
+            try:
+                out += [k for k in parse(self.text(field)) if k not in out
+                        or not k.startswith("protection from ")]
+            except ValueError as e:
+                self.errors.append((field, str(e)))
+        return out
+
     def counters(self, name: str) -> dict[str, int] | None:
         raw = self.form.get(name)
         if raw is None:
@@ -290,7 +392,7 @@ class FormReader:
 
 
 def _labels_for(table: dict[str, str]) -> dict[str, str]:
-    for labels in (TYPES_IT, SUPERTYPES_IT, KEYWORDS_IT):
+    for labels in (TYPES_IT, SUPERTYPES_IT):
         if set(table.values()) == set(labels):
             return labels
     return {}
@@ -308,6 +410,16 @@ def _nullable_choice(r: FormReader, name: str, allowed: set[str]) -> tuple[bool,
     return True, v
 
 
+def player_names(data: dict) -> dict[str, str]:
+    """Players by lower-case name and id, for the protection field («Bruno» → p2)."""
+    out = {}
+    for p in data.get("players") or []:
+        if isinstance(p, dict) and isinstance(p.get("id"), str):
+            out[str(p.get("name") or p["id"]).lower()] = p["id"]
+            out[p["id"].lower()] = p["id"]
+    return out
+
+
 def new_permanent(r: FormReader, prefix: str, data: dict, used: set[str]) -> dict | None:
     """The quick "add a permanent" row of the builder (None when its name is empty)."""
     name = r.text(f"{prefix}.name")
@@ -318,9 +430,12 @@ def new_permanent(r: FormReader, prefix: str, data: dict, used: set[str]) -> dic
     perm: dict[str, Any] = {"id": new_id("perm", used), "name": name,
                             "types": r.choice_list(f"{prefix}.types", _TYPES, "tipo") or [],
                             "controller": ctrl, "owner": ctrl}
-    kw = r.choice_list(f"{prefix}.keywords", _KEYWORDS, "parola chiave")
-    if kw:
-        perm["keywords"] = kw
+    keywords = r.keywords(f"{prefix}.keywords", f"{prefix}.protection", player_names(data))
+    if keywords:
+        perm["keywords"] = keywords
+    colors = parse_colors(r, f"{prefix}.colors")
+    if colors:
+        perm["colors"] = colors
     sup = r.choice_list(f"{prefix}.supertypes", _SUPERTYPES, "supertipo")
     if sup:
         perm["supertypes"] = sup
@@ -408,8 +523,19 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
         if not isinstance(c, dict) or not r.has(f"{pre}.name"):
             continue
         c["name"] = r.text(f"{pre}.name") or c.get("name", "")
-        for key, table, what in (("types", _TYPES, "tipo"), ("supertypes", _SUPERTYPES, "supertipo"),
-                                 ("keywords", _KEYWORDS, "parola chiave")):
+        keywords = r.keywords(f"{pre}.keywords", f"{pre}.protection", player_names(d))
+        if keywords is not None:
+            if keywords:
+                c["keywords"] = keywords
+            else:
+                c.pop("keywords", None)
+        colors = parse_colors(r, f"{pre}.colors")
+        if colors is not None:
+            if colors:
+                c["colors"] = colors
+            else:
+                c.pop("colors", None)
+        for key, table, what in (("types", _TYPES, "tipo"), ("supertypes", _SUPERTYPES, "supertipo")):
             vals = r.choice_list(f"{pre}.{key}", table, what)
             if vals is not None:
                 if vals or key == "types":

@@ -276,9 +276,10 @@ def answer_from_form(pending: dict, form) -> Any:
     if kind == "declare_blockers":
         out = []
         for i, c in enumerate(opts.get("creatures") or []):
-            t = form.get(f"blk-{i}", "")
-            if t:
-                out.append({"id": c["id"], "blocking": t})
+            chosen = [t for t in (form.getlist(f"blk-{i}") if hasattr(form, "getlist")
+                                  else [form.get(f"blk-{i}", "")]) if t]
+            if chosen:           # several for a creature that can block more (509.1a)
+                out.append({"id": c["id"], "blocking": chosen})
         return {"blockers": out}
     if kind == "combat_damage_assignment":
         asg: dict[str, dict[str, int]] = {}
@@ -305,6 +306,16 @@ def answer_from_form(pending: dict, form) -> Any:
         return {"to_command_zone": list(form.getlist("comandante")) if hasattr(form, "getlist") else []}
     if kind == "venture_room":
         return {"room": form.get("room", "")}
+    if kind == "choose_target":
+        return {"target": form.get("target", "")}
+    if kind in ("ward_payment", "may_apply"):
+        key = "pay" if kind == "ward_payment" else "apply"
+        return {key: form.get(key, "") == "1"}
+    if kind == "sacrifice_permanents":
+        return {"permanents": list(form.getlist("sacrifica")) if hasattr(form, "getlist") else []}
+    if kind == "myriad_tokens":
+        return {"attack": {o["player"]: form.get(f"myr-{i}") or None
+                           for i, o in enumerate(opts.get("opponents") or [])}}
     if kind == "choose_sectors":
         return {"sectors": {c["id"]: form.get(f"sect-{i}", "")
                             for i, c in enumerate(opts.get("creatures") or [])}}

@@ -60,13 +60,18 @@ def board(game) -> dict:
             badges.append(("sector", f"settore {SECTOR_IT.get(p.sector, p.sector)}"))
         if p.copy:
             badges.append(("copy", "copia"))
-        kws = [forms.KEYWORDS_IT.get(k, k) for k in p.keywords]
+        if p.goaded_by:
+            badges.append(("goad", "spronata da " + ", ".join(st.name_of(x) for x in p.goaded_by)))
+        kws = [forms.keywords_text(p.keywords, st.name_of)]
+        if p.until_end_of_turn.get("keywords"):
+            kws.append(forms.keywords_text(p.until_end_of_turn["keywords"], st.name_of)
+                       + " (fino alla fine del turno)")
         perms.append({
             "p": p, "pt": _pt(p) if "creature" in p.types else "",
             "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
                      + forms.to_it(p.types, forms.TYPES_IT)
                      + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
-            "keywords": ", ".join(kws), "badges": badges,
+            "keywords": ", ".join(k for k in kws if k), "badges": badges,
             "attacking": p.id in attacking, "blocking": p.id in blocking,
             "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
         })
@@ -124,7 +129,7 @@ def judge_panel(game, args: Mapping[str, str], sel: Mapping[str, Any] | None,
         "picked_actions": acts.actions_for(st, picked) if picked else [],
         "open": bool(spec or picked), "zones": acts.MOVE_ZONES, "zone_labels": acts.ZONE_LABELS,
         "counter_names": [forms.COUNTERS_IT.get(k, k) for k in acts.COUNTER_SUGGESTIONS],
-        "keywords": [(k, forms.KEYWORDS_IT.get(k, k)) for k in acts.KEYWORDS],
+        "keywords": forms.keyword_suggestions(),
         "types": [(k, forms.TYPES_IT.get(k, k)) for k in acts.CARD_TYPES],
         "supertypes": [(k, forms.SUPERTYPES_IT.get(k, k)) for k in acts.SUPERTYPES],
         "mana": [(m, forms.MANA_IT[m]) for m in acts.MANA],
@@ -144,7 +149,7 @@ def _form_values(spec, st, sel, picked: str, what: str | None) -> dict[str, Any]
         if what and not filled and what in acts.ACCEPTS.get(p.kind, ()):
             out[f] = picked
             filled = True
-        elif p.kind == "player":
+        elif p.kind == "player" and p.required:       # an optional one has its own default
             out[f] = st.turn.active_player
         elif p.kind == "int" and p.default:
             out[f] = str(p.default)
