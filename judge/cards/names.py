@@ -10,7 +10,7 @@ name_key(n)``.
 
 from __future__ import annotations
 
-from judge.search.analysis import words
+from judge.search.analysis import fold, words
 
 # Letters with no Unicode decomposition, as written on a keyboard without them.
 _SPELLED_OUT = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O",
@@ -21,7 +21,8 @@ MAX_NAME_CHARS = 200   # longer than any card name (the longest is under 150 cha
 
 def name_words(text: str) -> list[str]:
     """The folded words of a name (or of what someone typed for one)."""
-    return words(text[: MAX_NAME_CHARS * 2].translate(_SPELLED_OUT))
+    # Folded first, so that a letter decomposing into one of them ("Ǣ" -> "æ") is spelled out too.
+    return words(fold(text[: MAX_NAME_CHARS * 2]).translate(_SPELLED_OUT))
 
 
 def name_key(text: str) -> str:

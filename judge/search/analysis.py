@@ -34,7 +34,8 @@ _NOTATION_RE = re.compile(rf"(?:{NOTATION_PATTERN})")
 def fold(text: str) -> str:
     """Lowercase and strip accents: 'Priorità' -> 'priorita'."""
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    # lower() again: a compatibility decomposition may give a capital ("ᴬ" -> "A")
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
 def _stops(lang: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
