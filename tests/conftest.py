@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# One build cache per test run (judge/build_cache.py): the corpus, its checks and the search index
+# are built once, by whichever test needs them first, and read by every other test, every
+# pytest-xdist worker (they inherit this variable) and every server a test starts. It starts
+# empty, so a run measures and tests what a fresh clone does; JUDGE_CACHE_DIR set outside wins.
+_OWN_CACHE = None
+if "JUDGE_CACHE_DIR" not in os.environ:
+    _OWN_CACHE = tempfile.mkdtemp(prefix="judge-test-cache-")
+    os.environ["JUDGE_CACHE_DIR"] = _OWN_CACHE
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE and not hasattr(config, "workerinput"):  # the run's own cache, removed by its controller
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 CHROMIUM = os.environ.get("JUDGE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

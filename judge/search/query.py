@@ -34,12 +34,14 @@ import numpy as np
 
 from whoosh.filedb.filestore import FileStorage
 
+from judge import build_cache
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
+from judge.search.arrays import load as load_arrays
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
 from judge.search.snippets import make_snippet, shorten
@@ -122,29 +124,41 @@ def _variants(subs: list[Node]) -> Node:
 class Engine:
     """An open index with its vocabulary; answers searches. Thread-safe."""
 
-    def __init__(self, path: Path, corpus: Corpus):
+    def __init__(self, path: Path, corpus: Corpus, saved_arrays: bool = True):
+        """``saved_arrays``: read the index from the arrays saved beside it (arrays.py), as every
+        engine does; False reads Whoosh term by term (to compare the two)."""
         self.path = path
         self.corpus = corpus
         # No mmap: a file truncated under a memory map kills the process with SIGBUS, while a
         # plain read just fails (and the index is rebuilt, see run_search).
         self.ix = FileStorage(str(path), supports_mmap=False).open_index()
-        self.scorer = Scorer(self.ix)
+        self.scorer = Scorer(self.ix, load_arrays(path) if saved_arrays else None)
         self.layout = Layout(self.scorer.stored)
         self.glossary: Glossary = get_glossary(corpus=corpus)
-        meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
-        vocab: dict[str, int] = dict(meta["words"])
-        for w in self.glossary.words:
-            vocab[w] = vocab.get(w, 0) + 5
-        self.speller = Speller(vocab, preferred=self.glossary.words)
-        reader = self.scorer.reader
+        self.speller = self._speller()
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in reader.field_terms(f)},
-            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in self.scorer.terms(f)},
+            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in self.scorer.terms(f)},
         }
         self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
         self._titles: dict[str, str] = {}
         self._cache_lock = threading.Lock()
         self._run_lock = threading.Lock()
+
+    def _speller(self) -> Speller:
+        """The typo corrector over the index's vocabulary and the glossary's words (kept in the build
+        cache: building its deletes takes a second or two)."""
+        vocabulary = self.path / "vocabulary.json"
+        preferred = self.glossary.words
+
+        def build() -> Speller:
+            vocab: dict[str, int] = dict(json.loads(vocabulary.read_text(encoding="utf-8"))["words"])
+            for w in preferred:
+                vocab[w] = vocab.get(w, 0) + 5
+            return Speller(vocab, preferred=preferred)
+
+        key = build_cache.digest(build_cache.code_digest("search"), build_cache.file_digest(vocabulary), *sorted(preferred))
+        return build_cache.value("ortografia", key, build, "correttore ortografico", keep=4)
 
     # -- words ---------------------------------------------------------------------------------------
     def known(self, w: str) -> bool:

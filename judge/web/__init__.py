@@ -32,7 +32,12 @@ def _secret_key(instance: Path) -> str:
 
 
 def warm_up(app: Flask) -> None:
-    """Load the corpus, run its checks and build the search index now rather than on the first request."""
+    """Load the corpus, run its checks and open the search index now rather than on the first request.
+
+    What is loaded then lives as long as the process: it is moved out of the garbage collector's
+    sight (``gc.freeze``), so that no collection during a request walks the corpus's objects."""
+    import gc
+
     from judge.corpus.checks import corpus_findings
     from judge.corpus import load_corpus
 
@@ -40,6 +45,8 @@ def warm_up(app: Flask) -> None:
     hook = app.extensions.get("judge.warm_up")
     if hook:
         hook()
+    gc.collect()
+    gc.freeze()
 
 
 def create_app(config: dict | None = None) -> Flask:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import click
 
@@ -46,6 +47,19 @@ def make_server(wsgi, host: str, port: int, threads: int, trusted_proxy: str | N
     return server
 
 
+def _what_was_built() -> str:
+    """What the start read from the build cache and what it had to build."""
+    from judge import build_cache
+
+    read = [e.label for e in build_cache.events() if e.action == "letto"]
+    built = [e.label for e in build_cache.events() if e.action != "letto"]
+    if build_cache.folder() is None:
+        return "cache dei dati disattivata: tutto calcolato"
+    if not built:
+        return "tutto dalla cache dei dati"
+    return f"costruiti: {len(built)}, letti dalla cache: {len(read)}; cache in {build_cache.folder()}"
+
+
 def _env_int(name: str, default: int) -> int:
     try:
         return int(os.environ.get(name, default))
@@ -70,12 +84,17 @@ def _env_int(name: str, default: int) -> int:
 def serve(host: str, port: int, threads: int, instance: str | None, log_requests: bool,
           trusted_proxy: str | None) -> None:
     """Avvia il sito con waitress (server WSGI di produzione)."""
+    from judge import build_cache
     from judge.web import create_app, warm_up
     from judge.web.requestlog import RequestLog
 
+    started = time.monotonic()
+    build_cache.set_reporter(lambda message: click.echo(message, err=True))
     app = create_app({"INSTANCE_PATH": instance} if instance else None)
-    # Corpus, checks and search index are ready before the first request is accepted.
+    # Corpus, checks and search index are ready before the first request is accepted: read from
+    # the build cache, or built (with progress) and kept there for the next start.
     warm_up(app)
+    click.echo(f"judge: pronto in {time.monotonic() - started:.1f} s ({_what_was_built()})".replace(".", ",", 1), err=True)
     wsgi = RequestLog(app) if log_requests else app
     server = make_server(wsgi, host=host, port=port, threads=threads, trusted_proxy=trusted_proxy)
 
