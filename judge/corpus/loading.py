@@ -57,10 +57,24 @@ def _edition(path: Path) -> Edition:
     return build_cache.value("edizione", key, lambda: parse_edition(path), f"edizione inglese {path.name}", keep=16)
 
 
+def share_texts(editions: list[Edition]) -> None:
+    """One string for a text that several editions hold: six editions are 18,800 rule texts but
+    3,200 distinct ones (8 MB of a server's memory kept once instead of six times)."""
+    seen: dict[str, str] = {}
+    for e in editions:
+        for r in e.rules:
+            r.text = seen.setdefault(r.text, r.text)
+            r.examples = [seen.setdefault(x, x) for x in r.examples]
+        e.glossary = {seen.setdefault(k, k): seen.setdefault(v, v) for k, v in e.glossary.items()}
+        e.sections = {k: seen.setdefault(v, v) for k, v in e.sections.items()}
+        e.chapters = {k: seen.setdefault(v, v) for k, v in e.chapters.items()}
+
+
 def assemble(rules_it: Path, rules_en: Path, files: list[Path]) -> Corpus:
     """The corpus from its files, with what a start needs computed: the traces between editions
     and the rules citing each rule."""
     editions = [_edition(p) for p in edition_paths(rules_en)]
+    share_texts(editions)
     index_path = rules_it / INDEX_FILE
     nav = parse_index_file(index_path) if index_path.exists() else None
     translation = [parse_translation_file(p) for p in translation_paths(rules_it / TRANSLATION_DIR)]

@@ -37,7 +37,7 @@ def italian_date(d: dt.date) -> str:
     return f"{d.day} {MONTHS_IT[d.month - 1]} {d.year}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     """One language's text of a rule, with where it comes from and how current it is."""
 

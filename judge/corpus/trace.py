@@ -85,7 +85,7 @@ def _depth(number: str) -> int:
     return RuleNumber.parse(number).depth
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One rule, section or chapter from one edition to the next.
 

@@ -26,7 +26,6 @@ import json
 import os
 import re
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +34,7 @@ import numpy as np
 from whoosh.filedb.filestore import FileStorage
 
 from judge import build_cache
+from judge.lru import ByteLRU, text_size
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
@@ -51,8 +51,14 @@ from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, 
 __all__ = ["Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "make_snippet", "parse"]
 
 MAX_LIMIT = 100
-# Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
-CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "1024") or 0)
+# Results kept per engine (popular questions repeat), in bytes; JUDGE_SEARCH_CACHE=0 disables (benchmarks).
+CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "1") != "0") * 2 * 1024 * 1024
+
+
+def result_size(r: SearchResult) -> int:
+    """Bytes a kept result holds of its own (a hit's rule text is the index's, shared)."""
+    return 1000 + sum(600 + text_size(h.snippet, h.snippet_html, h.index_entry, h.index_entry_html)
+                      for h in r.hits) + text_size(*r.notes)
 
 LANGS = ("it", "en", "tutte")
 
@@ -140,9 +146,8 @@ class Engine:
             "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in self.scorer.terms(f)},
             "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in self.scorer.terms(f)},
         }
-        self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
+        self._cache: ByteLRU[SearchResult] = ByteLRU(CACHE_SIZE, result_size)
         self._titles: dict[str, str] = {}
-        self._cache_lock = threading.Lock()
         self._run_lock = threading.Lock()
 
     def _speller(self) -> Speller:
@@ -357,17 +362,10 @@ class Engine:
         key = (q, lang, chapter, section, page, per_page)
         if CACHE_SIZE <= 0:
             return self._one_at_a_time(q, notes, lang, chapter, section, page, per_page)
-        with self._cache_lock:
-            cached = self._cache.get(key)
-            if cached is not None:
-                self._cache.move_to_end(key)
-                return cached
-        result = self._one_at_a_time(q, notes, lang, chapter, section, page, per_page)
-        with self._cache_lock:
-            self._cache[key] = result
-            if len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        return result
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        return self._cache.put(key, self._one_at_a_time(q, notes, lang, chapter, section, page, per_page))
 
     def _one_at_a_time(self, *args) -> SearchResult:
         """Searches run one at a time. A search is many small numpy operations, each releasing and

@@ -25,8 +25,10 @@ from judge.search.arrays import (B, K1, POSITION_BITS, FlatPostings, IndexArrays
                                  read_lists, stored_and_norms)
 
 __all__ = ["A", "B", "F", "K1", "Node", "O", "P", "Scorer", "T", "leaves"]
-# Leaf scores kept across queries, counted in entries (a document in an array): about 4 MB.
-MAX_CACHED_ENTRIES = 400_000
+# Leaf scores kept across queries, in bytes: the arrays and what each entry costs around them (an
+# empty result is one shared constant, but its key and slot are counted: 80,000 of them are MBs).
+MAX_CACHED_BYTES = 4 * 1024 * 1024
+LEAF_OVERHEAD = 400
 
 
 class _Node:
@@ -132,7 +134,7 @@ class Scorer:
         self._terms: dict[tuple[str, str], Postings] = {}
         self._flat: FlatPostings | None = arrays.postings if arrays is not None else None
         self._leaves: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self._cached_entries = 0
+        self._cached_bytes = 0
         self._lock = threading.Lock()  # guards the leaf cache's bookkeeping
         self._read_lock = threading.Lock()  # Whoosh readers share file handles: one reader at a time
         self.numbers_of = [f.get("number", "") for f in self.stored]
@@ -143,13 +145,17 @@ class Scorer:
     def close(self) -> None:
         self._searcher.close()
 
-    def _remember(self, key, value, size: int):
-        """Keep a leaf's scores: leaves are combinations (fields x words x weights), unbounded in number."""
+    def _remember(self, key, value):
+        """Keep a leaf's scores: leaves are combinations (fields x words x weights), unbounded in number,
+        so the cache is bounded in bytes (when full it starts again: cheaper than ordering every hit)."""
+        if not len(value[0]):
+            value = _EMPTY
+        size = value[0].nbytes + value[1].nbytes + LEAF_OVERHEAD
         with self._lock:
-            self._cached_entries += size + 1
-            if self._cached_entries > MAX_CACHED_ENTRIES:  # bounded memory: start again
+            self._cached_bytes += size
+            if self._cached_bytes > MAX_CACHED_BYTES:
                 self._leaves.clear()
-                self._cached_entries = size + 1
+                self._cached_bytes = size
             self._leaves[key] = value
         return value
 
@@ -203,7 +209,7 @@ class Scorer:
         else:
             idf = self.idf(len(docs))
             value = (docs, (idf * tf * (K1 + 1) / (tf + self.norm[field][docs])).astype(np.float32))
-        return self._remember(key, value, len(docs))
+        return self._remember(key, value)
 
     def _phrase(self, field: str, words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted scores of a phrase: BM25 of the phrase's count, summed over its words' idf."""
@@ -228,7 +234,7 @@ class Scorer:
                 idf = sum(self.idf(len(p.docs)) for p in posts)
                 norm = self.norm[field][ids] if field in self.norm else np.float32(K1)
                 value = (ids, (idf * tf * (K1 + 1) / (tf + norm)).astype(np.float32))
-        return self._remember(key, value, len(value[0]))
+        return self._remember(key, value)
 
     def _fields(self, fields: tuple[tuple[str, float], ...], words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted weighted sum over fields of a term's (or a phrase's) scores."""
@@ -241,7 +247,7 @@ class Scorer:
             docs, vals = self._term(field, words[0]) if len(words) == 1 else self._phrase(field, words)
             acc[docs] += vals * np.float32(weight)
         ids = np.flatnonzero(acc).astype(np.int32)
-        return self._remember(key, (ids, acc[ids]), len(ids))
+        return self._remember(key, (ids, acc[ids]))
 
     # -- evaluation ---------------------------------------------------------------------------------
     def scores(self, node: Node, memo: dict | None = None) -> np.ndarray:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import html
-from functools import lru_cache
 
+from judge.lru import ByteLRU, text_size
 from judge.search.analysis import WORD_RE, stem
 
 SNIPPET_CHARS = 240
@@ -18,10 +18,17 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
-@lru_cache(maxsize=2048)
+# Rule texts come up again and again across searches: their word positions are kept, up to 4 MB.
+_positions: ByteLRU = ByteLRU(4 * 1024 * 1024, lambda got: 2 * text_size(got[0]) + 120 * sum(len(v) + 1 for v in got[1].values()))
+
+
 def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
-    """The text with its spaces normalised, and where each of its terms is: cached for the texts that
-    come up most (a few MB), as the same rules come up again and again across searches.
+    got = _positions.get((text, lang))
+    return got if got is not None else _positions.put((text, lang), _find(text, lang))
+
+
+def _find(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
+    """The text with its spaces normalised, and where each of its terms is.
 
     The words are the analyzer's (same pattern) and each is analysed alone through ``stem``'s cache:
     the filters work word by word, so the terms are the index's, at a fraction of running the whole
