@@ -29,11 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def fresh_clone(target: Path) -> Path:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+def fresh_clone(target: Path, source: Path = ROOT) -> Path:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source, check=True,
                            capture_output=True).stdout.decode().split("\0")
     for name in filter(None, files):
-        src = ROOT / name
+        src = source / name
         if src.is_file():
             dst = target / name
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -94,10 +94,12 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--starts", type=int, default=2, help="starts after the first (all from the cache)")
     ap.add_argument("--keep", action="store_true", help="keep the clone (its path is printed)")
+    ap.add_argument("--source", type=Path, default=ROOT,
+                    help="the checkout to clone (another worktree, e.g. an older commit, for a before/after)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="judge-clone-"))
     try:
-        root = fresh_clone(tmp / "judge")
+        root = fresh_clone(tmp / "judge", args.source.resolve())
         editions = len(list((root / "rules_en").glob("MagicCompRules-*.txt")))
         print(f"Avvio da un clone nuovo ({root}), {editions} edizioni inglesi, {os.cpu_count()} core, "
               f"carico {load()}", flush=True)
