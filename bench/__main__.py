@@ -8,7 +8,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 RUNS = [
-    ("corpus_bench.py", {}),
+    ("start_bench.py", {}),
+    ("pages_bench.py", {}),
+    ("corpus_bench.py", {"JUDGE_CACHE_DIR": "0"}),  # the cold cost: no build cache
     ("linker_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
@@ -18,6 +20,7 @@ RUNS = [
     ("http_bench.py", {}),
     # The same routes with every cache off: what a page costs to render.
     ("http_bench.py", {"JUDGE_PAGE_CACHE": "0", "JUDGE_SEARCH_CACHE": "0"}),
+    ("memory_bench.py", {}),
 ]
 
 for script, env in RUNS:

@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# One build cache per test run (judge/build_cache.py): the corpus, its checks and the search index
+# are built once, by whichever test needs them first, and read by every other test, every
+# pytest-xdist worker (they inherit this variable) and every server a test starts. It starts
+# empty, so a run measures and tests what a fresh clone does; JUDGE_CACHE_DIR set outside wins.
+_OWN_CACHE = None
+if "JUDGE_CACHE_DIR" not in os.environ:
+    _OWN_CACHE = tempfile.mkdtemp(prefix="judge-test-cache-")
+    os.environ["JUDGE_CACHE_DIR"] = _OWN_CACHE
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE and not hasattr(config, "workerinput"):  # the run's own cache, removed by its controller
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 CHROMIUM = os.environ.get("JUDGE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -14,18 +30,42 @@ CHROMIUM_ARGS = [
 ]
 
 
+# How long a browser test waits for a condition (a page loaded, an element shown, a text present):
+# a ceiling, not a pause. A condition met at once returns at once; on a machine loaded by other
+# work a page can take tens of seconds, and a test must not fail for that (Playwright's defaults,
+# 30 s for an action and 5 s for an expect(), are not enough there).
+WAIT_MS = 180_000
+
+
+class PatientBrowser:
+    """The browser, whose every context waits up to WAIT_MS for what it waits on."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kwargs):
+        ctx = self._browser.new_context(**kwargs)
+        ctx.set_default_timeout(WAIT_MS)
+        ctx.set_default_navigation_timeout(WAIT_MS)
+        return ctx
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def chromium_browser():
     """One Debian chromium for the whole run: Playwright's sync API allows a single running
     instance per process, so every browser-test package shares this one."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"chromium non trovato in {CHROMIUM}: scripts/test.sh lo installa con apt-get")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield PatientBrowser(browser)
         finally:
             browser.close()
 

@@ -5,6 +5,7 @@ of Flask or of the search index; everything downstream reads rules through
 ``load_corpus()``.
 """
 
-from judge.corpus.model import Corpus, Rule, Text, corpus_files, edition_label, italian_date, load_corpus
+from judge.corpus.loading import corpus_files, load_corpus
+from judge.corpus.model import Corpus, Rule, Text, edition_label, italian_date
 
 __all__ = ["Corpus", "Rule", "Text", "corpus_files", "edition_label", "italian_date", "load_corpus"]

@@ -30,7 +30,7 @@ def edizione(ctx: click.Context, progetto: Path) -> None:
 
 
 def _load(root: Path):
-    from judge.corpus.model import load_corpus
+    from judge.corpus.loading import load_corpus
 
     try:
         return load_corpus(root / "rules_it", root / "rules_en", max_age=0)

@@ -9,6 +9,7 @@ text changed after the Italian translation date, unknown Italian titles.
 
 from __future__ import annotations
 
+from judge import build_cache
 from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES
 from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.model import Corpus, Outdated
@@ -96,12 +97,27 @@ def check(corpus: Corpus) -> list[Finding]:
 
 
 def translation_report(corpus: Corpus):
-    """The translation's report (counts and findings), computed once per loaded corpus."""
+    """The translation's report (counts and findings), computed once per loaded corpus; each file's
+    own part is kept in the build cache while the file, the editions and the terminology table
+    are unchanged."""
     from judge.corpus.translation_checks import check_translation
 
     cached = getattr(corpus, "_translation_report", None)
     if cached is None:
-        cached = corpus._translation_report = check_translation(corpus.translation, corpus.editions, corpus.terminology)
+        code = build_cache.code_digest("corpus")
+        inputs = [e.fingerprint for e in corpus.editions]
+        if corpus.terminology.path is not None:
+            inputs.append(build_cache.file_digest(corpus.terminology.path))
+
+        def per_file(tf, compute):
+            key = build_cache.digest(code, tf.path.name, build_cache.file_digest(tf.path), *inputs)
+            return build_cache.value("controlli-traduzione", key, compute, f"controlli di {tf.path.name}",
+                                     keep=4 * len(corpus.translation) + 8, quiet=True)
+
+        step = build_cache.progress("controlli della traduzione (file)", len(corpus.translation))
+        cached = corpus._translation_report = check_translation(
+            corpus.translation, corpus.editions, corpus.terminology, lineage=corpus.lineage, cache=per_file,
+            progress=step.advance)
     return cached
 
 
@@ -137,10 +153,19 @@ def _outdated_finding(why: Outdated, sec, r: SourceRule, in_force: str) -> Findi
 
 
 def corpus_findings(corpus: Corpus) -> list[Finding]:
-    """The findings of ``corpus``, computed once per loaded corpus."""
+    """The findings of ``corpus``, computed once per corpus (kept in the build cache, with the
+    translation's report, while the corpus files are unchanged)."""
     cached = getattr(corpus, "_findings", None)
     if cached is None:
-        cached = corpus._findings = check(corpus)
+        key = build_cache.digest(build_cache.code_digest("corpus"), corpus.content_hash)
+
+        def build():
+            return check(corpus), translation_report(corpus) if corpus.translation else None
+
+        findings, report = build_cache.value("controlli", key, build, "controlli del corpus e della traduzione")
+        if report is not None:
+            corpus._translation_report = report
+        cached = corpus._findings = findings
     return cached
 
 

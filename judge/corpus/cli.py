@@ -13,7 +13,7 @@ from judge.corpus.frontmatter import SourceFormatError
 
 
 def _load():
-    from judge.corpus.model import load_corpus
+    from judge.corpus.loading import load_corpus
 
     try:
         return load_corpus()
@@ -66,15 +66,16 @@ def regola(numero: str, english: bool, figli: bool) -> None:
 def verifica(as_json: bool) -> None:
     """Controlla il corpus (errori strutturali, che falliscono, e avvisi sui testi), la traduzione,
     i riferimenti a regole del progetto e la verifica dei testi delle edizioni."""
-    from judge import ROOT
+    from judge import ROOT, build_cache
     from judge.cards.checks import check_table, summary
     from judge.cards.table import default_directory
-    from judge.corpus.checks import ERROR, check
+    from judge.corpus.checks import ERROR, corpus_findings
     from judge.corpus.findings import WARNING, Finding
     from judge.corpus.references import check as check_references
 
+    build_cache.set_reporter(lambda message: click.echo(message, err=True))
     corpus = _load()
-    findings = check(corpus)
+    findings = list(corpus_findings(corpus))
     refs, ref_findings = check_references(ROOT, corpus.lineage)
     findings += ref_findings
     findings += [Finding(WARNING, "edizione-non-verificata", f"MagicCompRules-{ident}.txt", 0, None, v.note)

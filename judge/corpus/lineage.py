@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from judge import build_cache
 from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter
 from judge.corpus.rules_en import Edition
 from judge.corpus.trace import MODIFIED, MOVED, MOVED_MODIFIED, UNCHANGED, Step, Trace, full_text
@@ -82,6 +83,15 @@ def _text(edition: Edition, number: str) -> str | None:
     return full_text(rule) if rule else None
 
 
+def cached_trace(old: Edition, new: Edition) -> Trace:
+    """The trace between two editions, from the build cache when these two texts were traced before."""
+    key = build_cache.digest(build_cache.code_digest("corpus"), old.fingerprint, new.fingerprint)
+    trace = build_cache.value("traccia", key, lambda: Trace(old, new), f"traccia delle regole {old.id} → {new.id}",
+                              keep=12)
+    trace.attach(old, new)
+    return trace
+
+
 class Lineage:
     """The editions, oldest first (the last is in force), with the traces between them, computed
     on first use and kept."""
@@ -90,6 +100,18 @@ class Lineage:
         self.editions = editions
         self._traces: dict[tuple[str, str], Trace] = {}
         self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+        by_id = {e.id: e for e in self.editions}
+        for (old, new), trace in self._traces.items():
+            trace.attach(by_id[old], by_id[new])
 
     @property
     def in_force(self) -> Edition:
@@ -105,7 +127,7 @@ class Lineage:
             with self._lock:
                 found = self._traces.get(key)
                 if found is None:
-                    found = self._traces[key] = Trace(old, new)
+                    found = self._traces[key] = cached_trace(old, new)
         return found
 
     def exists(self, edition: Edition, number: str) -> bool:

@@ -1,39 +1,31 @@
 """The corpus: every rule number with its Italian and English text, titles and versions.
 
-``load_corpus()`` reads ``rules_it/`` (Italian section files and the navigation
-index) and every English edition in ``rules_en/`` (the newest is in force), and
-joins them by rule number. It knows nothing of the web or the search index.
+``Corpus`` joins, by rule number, the Italian section files and the navigation index of
+``rules_it/``, the project's translation and every English edition in ``rules_en/`` (the newest
+is in force); ``load_corpus()`` (loading.py) reads them. It knows nothing of the web or the
+search index.
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
-import hashlib
-import threading
-import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from judge import RULES_EN_DIR, RULES_IT_DIR
-from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES, AnalyticIndex, parse_analytic_index
+from judge import build_cache
+from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES, AnalyticIndex
 from judge.corpus.citations import cited_numbers
-from judge.corpus.edition_register import REGISTER_FILE, Known, Verification, read_register, verify
+from judge.corpus.edition_register import Known, Verification, verify
 from judge.corpus.lineage import Lineage
 from judge.corpus.staleness import VALID, quoted_titles, verdict
 from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
-from judge.corpus.rules_en import Edition, edition_paths, parse_edition
-from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex, load_sections, parse_index_file
+from judge.corpus.rules_en import Edition
+from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex
 from judge.corpus.titles import TitleMatch, align_titles
-from judge.corpus.terminology import TERMINOLOGY_FILE, Terminology, parse_terminology
-from judge.corpus.translation import (
-    TRANSLATION_DIR,
-    TranslationFile,
-    english_hash,
-    parse_translation_file,
-    translation_paths,
-)
+from judge.corpus.terminology import Terminology
+from judge.corpus.translation import TranslationFile, english_hash
 
 MONTHS_IT = [
     "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno",
@@ -45,7 +37,7 @@ def italian_date(d: dt.date) -> str:
     return f"{d.day} {MONTHS_IT[d.month - 1]} {d.year}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     """One language's text of a rule, with where it comes from and how current it is."""
 
@@ -431,11 +423,8 @@ class Corpus:
     # -- versions -----------------------------------------------------------------
     @cached_property
     def content_hash(self) -> str:
-        h = hashlib.sha256()
-        for path in self.files:
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-        return h.hexdigest()[:16]
+        """A hash of the corpus files' names and contents (not of where they are)."""
+        return build_cache.digest(*(f"{p.name}:{build_cache.file_digest(p)}" for p in self.files))[:16]
 
     @property
     def version_label(self) -> str:
@@ -447,67 +436,3 @@ class Corpus:
 def _full_text(edition: Edition, number: str) -> tuple[str, tuple[str, ...]] | None:
     r = edition.rule(number)
     return (r.text, tuple(r.examples)) if r else None
-
-
-_cache: dict[tuple, Corpus] = {}
-_lock = threading.Lock()
-# Folders -> (monotonic time of the last look at the files, corpus then current).
-_recent: dict[tuple, tuple[float, Corpus]] = {}  # (rules_it, rules_en) as given -> (when, corpus)
-# How often the files are looked at again: edits show up within this delay, and a
-# busy server does not pay a directory scan on every request.
-RECHECK_SECONDS = 1.0
-
-
-def _fingerprint(paths: list[Path]) -> tuple:
-    out = []
-    for p in paths:
-        st = p.stat()
-        out.append((str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
-
-
-def corpus_files(rules_it: Path, rules_en: Path) -> list[Path]:
-    """Every file the corpus is made of: a change to any of them makes a new corpus."""
-    it_files = sorted(p for p in rules_it.glob("*.md") if not p.name.startswith(("_", "README")))
-    names = [TERMINOLOGY_FILE, *ANALYTIC_INDEX_FILES.values()]
-    tables = [rules_it / name for name in names if (rules_it / name).exists()]
-    register = [rules_en / REGISTER_FILE] if (rules_en / REGISTER_FILE).exists() else []
-    return it_files + translation_paths(rules_it / TRANSLATION_DIR) + tables + edition_paths(rules_en) + register
-
-
-def load_corpus(
-    rules_it: Path | None = None, rules_en: Path | None = None, max_age: float = RECHECK_SECONDS
-) -> Corpus:
-    """The corpus from the given folders (default: the repository's); cached until a file changes.
-
-    Files are looked at again at most every ``max_age`` seconds (0: now)."""
-    # As given, defaults filled in (the module's Path objects, their hash cached): no Path built per request.
-    asked = (rules_it if rules_it is not None else RULES_IT_DIR, rules_en if rules_en is not None else RULES_EN_DIR)
-    now = time.monotonic()
-    recent = _recent.get(asked)
-    if recent is not None and now - recent[0] < max_age:
-        return recent[1]
-    rules_it = Path(rules_it or RULES_IT_DIR)
-    rules_en = Path(rules_en or RULES_EN_DIR)
-    files = corpus_files(rules_it, rules_en)
-    key = _fingerprint(files)
-    with _lock:
-        cached = _cache.get(key)
-        if cached is not None:
-            _recent[asked] = (now, cached)
-            return cached
-        editions = [parse_edition(p) for p in edition_paths(rules_en)]
-        index_path = rules_it / INDEX_FILE
-        nav = parse_index_file(index_path) if index_path.exists() else None
-        translation = [parse_translation_file(p) for p in translation_paths(rules_it / TRANSLATION_DIR)]
-        terms_path = rules_it / TERMINOLOGY_FILE
-        terminology = parse_terminology(terms_path) if terms_path.exists() else None
-        analytic = {lang: parse_analytic_index(rules_it / name, lang)
-                    for lang, name in ANALYTIC_INDEX_FILES.items() if (rules_it / name).exists()}
-        register = read_register(rules_en / REGISTER_FILE)
-        corpus = Corpus(editions, load_sections(rules_it), nav, files, translation, terminology, analytic, register)
-        if len(_cache) > 4:
-            _cache.clear()
-        _cache[key] = corpus
-        _recent[asked] = (now, corpus)
-        return corpus

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge import build_cache
 from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.lineage import Lineage
 from judge.corpus.numbers import sort_key
@@ -181,15 +182,28 @@ def scan_text(text: str, rel: str, kind: str, known: set[str]) -> list[Occurrenc
 
 
 def scan(root: Path, known: Iterable[str]) -> list[Occurrence]:
-    """Every rule number in the project's holders under ``root``."""
+    """Every rule number in the project's holders under ``root``. Each file's numbers are kept in
+    the build cache by the file's hash: a run after an edit scans only the files edited."""
     known = set(known)
+    memo = build_cache.Memo("riferimenti", build_cache.digest(build_cache.code_digest("corpus"), str(root.resolve()),
+                                                             *sorted(known)))
     out: list[Occurrence] = []
     for path, kind in holder_paths(root):
+        rel = path.relative_to(root).as_posix()
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            digest = build_cache.file_digest(path)
+        except OSError:
             continue
-        out += scan_text(text, path.relative_to(root).as_posix(), kind, known)
+
+        def read(path=path, rel=rel, kind=kind) -> list[Occurrence]:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return []
+            return scan_text(text, rel, kind, known)
+
+        out += memo.get((rel, kind, digest), read)
+    memo.save()
     return out
 
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge import build_cache
 from judge.corpus.frontmatter import SourceFormatError
 from judge.corpus.rules_it import SourceRule
 
@@ -38,6 +39,17 @@ class Edition:
     sections: dict[int, str]
     rules: list[SourceRule]
     glossary: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of what the edition says (contents, rules with their examples, glossary), computed once."""
+        got = self.__dict__.get("_fingerprint")
+        if got is None:
+            parts = [self.id, repr(sorted(self.chapters.items())), repr(sorted(self.sections.items())),
+                     repr(sorted(self.glossary.items()))]
+            parts += [f"{r.number}\t{r.text}\t{r.examples!r}" for r in self.rules]
+            got = self._fingerprint = build_cache.digest(*parts)
+        return got
 
     def rule(self, number: str) -> SourceRule | None:
         if not hasattr(self, "_by_number"):

@@ -64,7 +64,7 @@ def split_updated(label: str) -> tuple[str, str]:
     return name.strip(), date.strip()
 
 
-@dataclass
+@dataclass(slots=True)
 class SourceRule:
     """A numbered rule as written in a source file."""
 

@@ -81,9 +81,11 @@ class Terminology:
         for t in terms:
             for f in t.english:
                 self._by_english.setdefault(f.lower(), t)
-        # Checked terms with the first word of each English form (lowercase, before any hyphen).
-        self._checked = [(t, tuple(re.split(r"[\s\-‑]+", f.strip().lower())[0] for f in t.english))
-                         for t in terms if t.forms]
+        # Checked terms by the first word of each English form (lowercase, before any hyphen), and
+        # terms with avoided forms by the first word of each: a term's regex can match only where
+        # one of its words occurs, so a substring test picks the few terms a text can use.
+        self._checked = [(re.split(r"[\s\-‑]+", f.strip().lower())[0], t) for t in terms if t.forms for f in t.english]
+        self._avoidable = [(f.rstrip("$").lower().split()[0], t) for t in terms for f in t.avoid if f.rstrip("$").strip()]
 
     def __iter__(self):
         return iter(self.terms)
@@ -105,16 +107,26 @@ class Terminology:
         A term found only inside a longer term ("battle" in "battle cry", "mana" in "mana value")
         is that longer term's business, not its own."""
         low = english_text.lower()
-        # A term's regex can match only where the first word of one of its forms occurs: a plain
-        # substring test first keeps this linear in the table (one regex scan per term used).
-        spans = {t: s for t, anchors in self._checked if any(a in low for a in anchors)
-                 if (s := [m.span() for m in t.english_re.finditer(english_text)])}
+        candidates = dict.fromkeys(t for anchor, t in self._checked if anchor in low)  # in table order
+        spans = {t: s for t in candidates if (s := [m.span() for m in t.english_re.finditer(english_text)])}
         everything = [(a, b, t) for t, found in spans.items() for a, b in found]
         out = []
         for term, own in spans.items():
             if any(not any(o is not term and a <= start and end <= b and (b - a) > (end - start)
                            for a, b, o in everything) for start, end in own):
                 out.append(term)
+        return out
+
+
+    def avoided_by(self, italian: str) -> list[tuple[Term, str]]:
+        """(term, the avoided alternative used) for every term whose avoided forms ``italian`` uses,
+        in table order."""
+        low = italian.lower()
+        out = []
+        for term in dict.fromkeys(t for anchor, t in self._avoidable if anchor in low):
+            used = term.avoided_in(italian)
+            if used:
+                out.append((term, used))
         return out
 
 

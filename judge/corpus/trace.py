@@ -85,7 +85,7 @@ def _depth(number: str) -> int:
     return RuleNumber.parse(number).depth
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One rule, section or chapter from one edition to the next.
 
@@ -335,6 +335,16 @@ class Trace:
             targets = set(mapping.values())
             out += [Step(None, str(n), ADDED, level, similarity=0.0) for n in b if str(n) not in targets]
         return out
+
+    # -- kept in the build cache without the editions (they are kept once, with the corpus) ------
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["old"] = state["new"] = None
+        return state
+
+    def attach(self, old: Edition, new: Edition) -> None:
+        """Put back the editions a trace read from the cache was made from."""
+        self.old, self.new = old, new
 
     # -- lookups -----------------------------------------------------------------------
     def where(self, old_number: str) -> str | None:

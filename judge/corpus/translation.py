@@ -74,7 +74,7 @@ def marker(edition: str, digest: str) -> str:
     return f"<!-- en {edition} {digest} -->"
 
 
-@dataclass
+@dataclass(slots=True)
 class Stamp:
     """Which English text a translation was made from."""
 
@@ -82,7 +82,7 @@ class Stamp:
     hash: str
 
 
-@dataclass
+@dataclass(slots=True)
 class TranslatedRule:
     number: str
     text: str  # lines joined with "\n"

@@ -31,7 +31,14 @@ from judge.corpus.translation import Stamp, TranslationFile, english_hash, numbe
 
 
 def section_rules(edition: Edition, section: str) -> list[str]:
-    return [r.number for r in edition.rules if r.number.split(".")[0] == section]
+    """The numbers of a section's rules, from the edition's rules grouped once by section."""
+    groups = edition.__dict__.get("_by_section")
+    if groups is None:
+        groups = {}
+        for r in edition.rules:
+            groups.setdefault(r.number.split(".")[0], []).append(r.number)
+        edition._by_section = groups
+    return list(groups.get(section, ()))
 
 
 # -- fidelity heuristics ----------------------------------------------------------------------
@@ -122,10 +129,8 @@ def fidelity_problems(english: str, italian: str, terms: Terminology, en_example
         if not term.in_italian(italian):
             out.append(("traduzione-terminologia",
                         f"l'inglese dice «{term.term}»: la traduzione deve usare «{term.italian}» (forme accettate: {', '.join(term.forms)})"))
-    for term in terms:
-        used = term.avoided_in(italian)
-        if used:
-            out.append(("traduzione-terminologia", f"«{used}» non è il termine ufficiale: si dice «{term.italian}» ({term.term})"))
+    for term, used in terms.avoided_by(italian):
+        out.append(("traduzione-terminologia", f"«{used}» non è il termine ufficiale: si dice «{term.italian}» ({term.term})"))
     if italian.strip() == english.strip() and re.search(r"[A-Za-z]", english) and \
             (terms.italian(english.strip()) or "").lower() != english.strip().lower():
         out.append(("traduzione-inglese", f"testo identico all'inglese: «{english.strip()[:120]}»"))
@@ -429,48 +434,76 @@ def glossary_name_findings(files: list[TranslationFile], edition: Edition) -> li
     return out
 
 
+@dataclass
+class FileReport:
+    """One translation file's own findings and how many of its units, per group, are translated,
+    current and faithful: all that depends on the file alone (with the editions and the table)."""
+
+    findings: list[Finding]
+    ok: dict[str, int]
+
+
+def check_file(tf: TranslationFile, editions: list[Edition], terms: Terminology, lineage: Lineage) -> FileReport:
+    en = editions[-1]
+    file = tf.path.name
+    findings = _structure(tf, file)
+    ok: Counter = Counter()
+    covered: dict[str, set[str]] = {"rules": set(), "sections": set(), "chapters": set(), "glossary": set()}
+    groups = {
+        "rules": rule_units(tf),
+        "sections": [u for u in [section_title_unit(tf)] if u],
+        "chapters": chapter_units(tf),
+        "glossary": glossary_units(tf),
+    }
+    for group, units in groups.items():
+        for unit in units:
+            found, good = check_unit(unit, file, editions, terms, lineage)
+            findings += found
+            ok[group] += good
+            covered[group].add(unit.number if unit.number else unit.what)
+    findings += _glossary_terms(tf, editions, terms, file)
+    if tf.kind == "sezione":
+        for n in section_rules(en, tf.section or ""):
+            if n not in covered["rules"]:
+                findings.append(Finding(WARNING, "traduzione-mancante", file, 0, n,
+                                        f"la regola {n} dell'edizione in vigore non ha traduzione"))
+        if tf.title is None:
+            findings.append(Finding(WARNING, "traduzione-mancante", file, 0, tf.section,
+                                    f"manca il titolo tradotto della sezione {tf.section}"))
+    elif tf.kind == "capitoli":
+        for n in en.chapters:
+            if str(n) not in covered["chapters"]:
+                findings.append(Finding(WARNING, "traduzione-mancante", file, 0, str(n),
+                                        f"manca il titolo tradotto del capitolo {n}"))
+    else:
+        for term in en.glossary:
+            if f"voce del glossario «{term}»" not in covered["glossary"]:
+                findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
+                                        f"la voce del glossario «{term}» non ha traduzione"))
+    return FileReport(findings, dict(ok))
+
+
+# How a caller keeps file reports between runs: given a file and how to compute its report, the report.
+FileCache = Callable[[TranslationFile, Callable[[], FileReport]], FileReport]
+
+
 def check_translation(files: list[TranslationFile], editions: list[Edition], terms: Terminology,
-                      complete: bool = True) -> Report:
-    """The report on ``files``; with ``complete``, English units no file covers count as missing."""
+                      complete: bool = True, lineage: Lineage | None = None, cache: FileCache | None = None,
+                      progress: Callable[[int], None] | None = None) -> Report:
+    """The report on ``files``; with ``complete``, English units no file covers count as missing.
+    ``cache`` keeps each file's own report (the build cache, keyed by the file and the editions);
+    ``progress`` is told of every file done."""
     en = editions[-1]
     report = Report()
-    counts = Counter()
-    lineage = Lineage(editions)
-    covered: dict[str, set[str]] = {"rules": set(), "sections": set(), "chapters": set(), "glossary": set()}
+    counts: Counter = Counter()
+    lineage = lineage or Lineage(editions)
     for tf in files:
-        file = tf.path.name
-        report.findings += _structure(tf, file)
-        groups = {
-            "rules": rule_units(tf),
-            "sections": [u for u in [section_title_unit(tf)] if u],
-            "chapters": chapter_units(tf),
-            "glossary": glossary_units(tf),
-        }
-        for group, units in groups.items():
-            for unit in units:
-                found, ok = check_unit(unit, file, editions, terms, lineage)
-                report.findings += found
-                counts[group] += ok
-                covered[group].add(unit.number if unit.number else unit.what)
-        report.findings += _glossary_terms(tf, editions, terms, file)
-        if tf.kind == "sezione":
-            for n in section_rules(en, tf.section or ""):
-                if n not in covered["rules"]:
-                    report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, n,
-                                                   f"la regola {n} dell'edizione in vigore non ha traduzione"))
-            if tf.title is None:
-                report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, tf.section,
-                                               f"manca il titolo tradotto della sezione {tf.section}"))
-        elif tf.kind == "capitoli":
-            for n in en.chapters:
-                if str(n) not in covered["chapters"]:
-                    report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, str(n),
-                                                   f"manca il titolo tradotto del capitolo {n}"))
-        else:
-            for term in en.glossary:
-                if f"voce del glossario «{term}»" not in covered["glossary"]:
-                    report.findings.append(Finding(WARNING, "traduzione-mancante", file, 0, None,
-                                                   f"la voce del glossario «{term}» non ha traduzione"))
+        compute = lambda tf=tf: check_file(tf, editions, terms, lineage)  # noqa: E731
+        got = cache(tf, compute) if cache is not None else compute()
+        report.findings += got.findings
+        counts.update(got.ok)
+        if progress is not None:
+            progress(1)
     report.findings += cited_title_findings(files, en) + glossary_name_findings(files, en)
     if complete:
         present = {tf.section for tf in files if tf.kind == "sezione"}

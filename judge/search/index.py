@@ -7,13 +7,16 @@ three text layers, two documents, each analysed in its own language.
 
 Layout under the instance folder::
 
-    <instance>/index/<content_hash>-v<SCHEMA_VERSION>/   the index in use (Whoosh files + vocabulary.json)
+    <instance>/index/<content_hash>-v<SCHEMA_VERSION>/   the index in use (Whoosh files, arrays.pickle,
+                                                         vocabulary.json)
     <instance>/index/.build-*/                           a build in progress (renamed when complete)
     <instance>/index/.lock                               held while building (fcntl), across processes
 
 A new corpus (different content hash) or a new schema gives a new folder name: the
-first process that needs it builds it in a temporary folder and renames it into
-place, so readers only ever open complete indexes. Concurrent builders serialise
+first process that needs it fills it in a temporary folder and renames it into
+place, so readers only ever open complete indexes. It is filled by copying the index
+the build cache holds for that corpus (judge/build_cache.py), built there once for
+every instance folder. Concurrent builders serialise
 on the lock; whoever comes second finds the folder ready and builds nothing.
 Older folders are removed, keeping the previous one for readers still using it.
 """
@@ -33,11 +36,13 @@ from pathlib import Path
 from whoosh import index as windex
 from whoosh.fields import ID, STORED, TEXT, Schema
 
+from judge import build_cache
 from judge.corpus.citations import cited_numbers
 from judge.corpus import Corpus, load_corpus
 from judge.search.analysis import EN, IT, words
+from judge.search.arrays import Capture
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 INDEX_DIRNAME = "index"
 LOCK_TIMEOUT = 300.0
 
@@ -290,13 +295,19 @@ def _build_lock(root: Path, timeout: float = LOCK_TIMEOUT):
 
 
 def write_index(corpus: Corpus, target: Path) -> None:
-    """Write a complete index (Whoosh files and vocabulary) into the empty folder ``target``."""
+    """Write a complete index (Whoosh files, the arrays the search reads and the vocabulary) into the
+    empty folder ``target``; the vocabulary, written last, marks it complete."""
     ix = windex.create_in(str(target), make_schema())
     writer = ix.writer(limitmb=256, procs=1)
+    capture = Capture(writer)
+    step = build_cache.progress("indice di ricerca (documenti)", 2 * len(corpus.numbers))
     for doc in documents(corpus):
         writer.add_document(**doc)
+        capture.document(doc)
+        step.advance()
     writer.commit(optimize=True)
     ix.close()
+    capture.arrays().save(target)
     meta = {
         "content_hash": corpus.content_hash,
         "schema": SCHEMA_VERSION,
@@ -340,7 +351,7 @@ def ensure_index(instance: str | os.PathLike, corpus: Corpus | None = None, brok
             return final
         tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
         try:
-            write_index(corpus, tmp)
+            _fill(corpus, tmp)
             if final.exists():  # a broken leftover: move it aside, then swap
                 shutil.rmtree(final, ignore_errors=True)
             os.rename(tmp, final)
@@ -349,6 +360,25 @@ def ensure_index(instance: str | os.PathLike, corpus: Corpus | None = None, brok
             raise
         _cleanup(root, final)
     return final
+
+
+def _fill(corpus: Corpus, target: Path) -> None:
+    """A complete index into the empty folder ``target``: copied from the build cache, where it is
+    built once for every instance folder (servers, workers, tests), or written here when the cache
+    is off."""
+    key = build_cache.digest(build_cache.code_digest("corpus", "search"), index_name(corpus))
+    label = "indice di ricerca"
+    with build_cache.directory("indice", key, lambda folder: write_index(corpus, folder), label, is_ready) as built:
+        if built is None:
+            write_index(corpus, target)
+            return
+        for p in built.iterdir():
+            if p.is_file() and not p.name.endswith(".lock"):
+                shutil.copy2(p, target / p.name)
+    if not is_ready(target):  # the cached copy was damaged: this one is written here
+        for p in target.iterdir():
+            p.unlink()
+        write_index(corpus, target)
 
 
 _process_lock = threading.Lock()

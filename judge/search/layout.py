@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 ITALIAN_BOOST = 1.5
+MAX_FILTER_BYTES = 1024 * 1024  # masks of the filter combinations asked for (language x chapter x section)
 
 
 class Layout:
@@ -43,7 +44,7 @@ class Layout:
                 mask &= self.chapter == chapter
             if section:
                 mask &= self.section == section
-            if len(self._filters) < 1024:
+            if len(self._filters) * self.n < MAX_FILTER_BYTES:  # a mask is a byte per document
                 self._filters[key] = mask
         return mask
 

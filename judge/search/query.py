@@ -26,7 +26,6 @@ import json
 import os
 import re
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,12 +33,15 @@ import numpy as np
 
 from whoosh.filedb.filestore import FileStorage
 
+from judge import build_cache
+from judge.lru import ByteLRU, text_size
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
+from judge.search.arrays import load as load_arrays
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
 from judge.search.snippets import make_snippet, shorten
@@ -49,8 +51,14 @@ from judge.search.syntax import MAX_QUERY_CHARS, MAX_WORDS, Item, clean, parse, 
 __all__ = ["Engine", "Hit", "Item", "LANGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "SearchResult", "clean", "make_snippet", "parse"]
 
 MAX_LIMIT = 100
-# Results kept per engine (popular questions repeat); JUDGE_SEARCH_CACHE=0 disables (benchmarks).
-CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "1024") or 0)
+# Results kept per engine (popular questions repeat), in bytes; JUDGE_SEARCH_CACHE=0 disables (benchmarks).
+CACHE_SIZE = int(os.environ.get("JUDGE_SEARCH_CACHE", "1") != "0") * 2 * 1024 * 1024
+
+
+def result_size(r: SearchResult) -> int:
+    """Bytes a kept result holds of its own (a hit's rule text is the index's, shared)."""
+    return 1000 + sum(600 + text_size(h.snippet, h.snippet_html, h.index_entry, h.index_entry_html)
+                      for h in r.hits) + text_size(*r.notes)
 
 LANGS = ("it", "en", "tutte")
 TURN_WAIT = 0.005           # seconds a search waits for the one running (see _one_at_a_time)
@@ -123,29 +131,40 @@ def _variants(subs: list[Node]) -> Node:
 class Engine:
     """An open index with its vocabulary; answers searches. Thread-safe."""
 
-    def __init__(self, path: Path, corpus: Corpus):
+    def __init__(self, path: Path, corpus: Corpus, saved_arrays: bool = True):
+        """``saved_arrays``: read the index from the arrays saved beside it (arrays.py), as every
+        engine does; False reads Whoosh term by term (to compare the two)."""
         self.path = path
         self.corpus = corpus
         # No mmap: a file truncated under a memory map kills the process with SIGBUS, while a
         # plain read just fails (and the index is rebuilt, see run_search).
         self.ix = FileStorage(str(path), supports_mmap=False).open_index()
-        self.scorer = Scorer(self.ix)
+        self.scorer = Scorer(self.ix, load_arrays(path) if saved_arrays else None)
         self.layout = Layout(self.scorer.stored)
         self.glossary: Glossary = get_glossary(corpus=corpus)
-        meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
-        vocab: dict[str, int] = dict(meta["words"])
-        for w in self.glossary.words:
-            vocab[w] = vocab.get(w, 0) + 5
-        self.speller = Speller(vocab, preferred=self.glossary.words)
-        reader = self.scorer.reader
+        self.speller = self._speller()
         self.known_stems = {
-            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in reader.field_terms(f)},
-            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in reader.field_terms(f)},
+            "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in self.scorer.terms(f)},
+            "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in self.scorer.terms(f)},
         }
-        self._cache: OrderedDict[tuple, SearchResult] = OrderedDict()
+        self._cache: ByteLRU[SearchResult] = ByteLRU(CACHE_SIZE, result_size)
         self._titles: dict[str, str] = {}
-        self._cache_lock = threading.Lock()
         self._run_lock = threading.Lock()
+
+    def _speller(self) -> Speller:
+        """The typo corrector over the index's vocabulary and the glossary's words (kept in the build
+        cache: building its deletes takes a second or two)."""
+        vocabulary = self.path / "vocabulary.json"
+        preferred = self.glossary.words
+
+        def build() -> Speller:
+            vocab: dict[str, int] = dict(json.loads(vocabulary.read_text(encoding="utf-8"))["words"])
+            for w in preferred:
+                vocab[w] = vocab.get(w, 0) + 5
+            return Speller(vocab, preferred=preferred)
+
+        key = build_cache.digest(build_cache.code_digest("search"), build_cache.file_digest(vocabulary), *sorted(preferred))
+        return build_cache.value("ortografia", key, build, "correttore ortografico", keep=4)
 
     # -- words ---------------------------------------------------------------------------------------
     def known(self, w: str) -> bool:
@@ -344,17 +363,10 @@ class Engine:
         key = (q, lang, chapter, section, page, per_page)
         if CACHE_SIZE <= 0:
             return self._one_at_a_time(q, notes, lang, chapter, section, page, per_page)
-        with self._cache_lock:
-            cached = self._cache.get(key)
-            if cached is not None:
-                self._cache.move_to_end(key)
-                return cached
-        result = self._one_at_a_time(q, notes, lang, chapter, section, page, per_page)
-        with self._cache_lock:
-            self._cache[key] = result
-            if len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        return result
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        return self._cache.put(key, self._one_at_a_time(q, notes, lang, chapter, section, page, per_page))
 
     def _one_at_a_time(self, *args) -> SearchResult:
         """Searches take turns, but nobody waits long for one.  A search is many small numpy

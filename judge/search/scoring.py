@@ -8,24 +8,27 @@ scores) kept across queries, and a query tree is combined as dense vectors over 
 a sum for OR, a masked sum for AND. A document matches a node when its score there is above 0
 (every score is a positive BM25 value times a positive boost).
 
-Postings (with positions, for phrases) are read from the Whoosh reader on first use, or all at once
-by ``preload`` when a server starts, and kept: the whole index is a few megabytes as arrays.
+Postings (with positions, for phrases), stored fields and length norms come from the arrays saved
+beside the index when it was built (arrays.py: a few megabytes, loaded as the index opens); an
+index without them is read from Whoosh, term by term on first use or all at once by ``preload``.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from array import array
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
-B = 0.75
-K1 = 1.2
-# Leaf scores kept across queries, counted in entries (a document in an array): about 4 MB.
-MAX_CACHED_ENTRIES = 400_000
+from judge.search.arrays import (B, K1, POSITION_BITS, FlatPostings, IndexArrays, Postings, postings_from_reader,
+                                 read_lists, stored_and_norms)
+
+__all__ = ["A", "B", "F", "K1", "Node", "O", "P", "Scorer", "T", "leaves"]
+# Leaf scores kept across queries, in bytes: the arrays and what each entry costs around them (an
+# empty result is one shared constant, but its key and slot are counted: 80,000 of them are MBs).
+MAX_CACHED_BYTES = 4 * 1024 * 1024
+LEAF_OVERHEAD = 400
 
 
 class _Node:
@@ -89,63 +92,6 @@ for _node in (T, P, F, A, O):
     _node.__hash__ = _Node.__hash__
 
 _EMPTY = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
-POSITION_BITS = 24  # a position key is document << 24 | position (fields are far shorter than 16M words)
-
-
-class Postings(NamedTuple):
-    """A term's postings in one field: documents, term frequencies and, in positional fields, the
-    sorted (document, position) keys that phrases are matched on."""
-
-    docs: np.ndarray  # int32
-    tf: np.ndarray  # float32
-    keys: np.ndarray | None  # int64, None where the field keeps no positions
-
-
-NO_POSTINGS = Postings(_EMPTY[0], _EMPTY[1], np.zeros(0, dtype=np.int64))
-
-
-class FlatPostings:
-    """Every term's postings in a few flat arrays per field (CSR), a term's own being slices of them,
-    filled term by term (``add``, then ``done``) with no second copy: about 7 MB for the whole index,
-    where one set of numpy arrays per term took 12."""
-
-    def __init__(self):
-        self.slot: dict[str, dict[str, int]] = {}
-        self.arrays: dict[str, tuple] = {}
-
-    def add(self, field: str, text: str, ids: list, tf: list, keys: list | None) -> None:
-        if field not in self.arrays:
-            self.slot[field] = {}
-            self.arrays[field] = (array("q", [0]), array("i"), array("f"), array("q", [0]), array("q"))
-        starts, docs, freqs, kstarts, allkeys = self.arrays[field]
-        self.slot[field][text] = len(starts) - 1
-        docs.extend(ids)
-        freqs.extend(tf)
-        starts.append(len(docs))
-        if keys is not None:
-            allkeys.extend(keys)
-        kstarts.append(len(allkeys))
-
-    def done(self) -> FlatPostings:
-        """Turn the growing arrays into numpy arrays (sharing their memory: no copy)."""
-        for field, (starts, docs, freqs, kstarts, keys) in self.arrays.items():
-            self.arrays[field] = (
-                np.frombuffer(starts, dtype=np.int64), np.frombuffer(docs, dtype=np.int32),
-                np.frombuffer(freqs, dtype=np.float32), np.frombuffer(kstarts, dtype=np.int64),
-                np.frombuffer(keys, dtype=np.int64) if len(keys) else None,
-            )
-        return self
-
-    def __len__(self) -> int:
-        return sum(len(s) for s in self.slot.values())
-
-    def get(self, field: str, text: str) -> Postings:
-        i = self.slot.get(field, {}).get(text)
-        if i is None:
-            return NO_POSTINGS
-        starts, docs, tf, kstarts, keys = self.arrays[field]
-        a, b = starts[i], starts[i + 1]
-        return Postings(docs[a:b], tf[a:b], keys[kstarts[i]:kstarts[i + 1]] if keys is not None else None)
 
 
 def leaves(node: Node):
@@ -167,31 +113,28 @@ def leaves(node: Node):
 class Scorer:
     """BM25F scores of query trees over one open Whoosh index."""
 
-    def __init__(self, ix):
+    def __init__(self, ix, arrays: IndexArrays | None = None):
+        """``arrays``: the index in memory, as saved beside it (arrays.py); without them, terms are
+        read from Whoosh as they are met (or all at once by ``preload``)."""
         self.ix = ix
         self.schema = ix.schema  # read once: ix.schema re-reads the table of contents
         self._searcher = ix.searcher()
         reader = self._searcher.reader()
         self.reader = reader
-        self.n = reader.doc_count_all()
-        self.stored = [reader.stored_fields(d) for d in range(self.n)]
-        self.fields = [name for name, f in self.schema.items() if f.scorable]
         self._positional = {name for name, f in self.schema.items() if f.format and f.format.supports("positions")}
-        # BM25's length normalisation per field and document: K1 * ((1 - B) + B * length / average).
-        self.norm: dict[str, np.ndarray] = {}
-        for f in self.fields:
-            lengths = np.array([reader.doc_field_length(d, f, 0) or 0 for d in range(self.n)], dtype=np.float32)
-            # Whoosh's average: the exact total over the documents (the lengths above are stored in a byte each).
-            avg = (reader.field_length(f) / reader.doc_count()) if reader.doc_count() else 0.0
-            avg = avg or 1.0
-            self.norm[f] = (K1 * ((1 - B) + B * lengths / avg)).astype(np.float32)
+        if arrays is not None:
+            self.n, self.stored, self.norm = arrays.n, arrays.stored, arrays.norm
+        else:
+            self.stored, self.norm = stored_and_norms(reader, self.schema)
+            self.n = len(self.stored)
+        self.fields = [name for name, f in self.schema.items() if f.scorable]
         # Every term read is kept for the engine's life: the whole index is a few MB as arrays
         # (258,000 postings, 298,000 positions), where the old per-document tuples needed an eviction
         # that made distinct traffic re-read Whoosh over and over.
         self._terms: dict[tuple[str, str], Postings] = {}
-        self._flat: FlatPostings | None = None  # every term, once preload() has run
+        self._flat: FlatPostings | None = arrays.postings if arrays is not None else None
         self._leaves: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self._cached_entries = 0
+        self._cached_bytes = 0
         self._lock = threading.Lock()  # guards the leaf cache's bookkeeping
         self._read_lock = threading.Lock()  # Whoosh readers share file handles: one reader at a time
         self.numbers_of = [f.get("number", "") for f in self.stored]
@@ -202,44 +145,34 @@ class Scorer:
     def close(self) -> None:
         self._searcher.close()
 
-    def _remember(self, key, value, size: int):
-        """Keep a leaf's scores: leaves are combinations (fields x words x weights), unbounded in number."""
+    def _remember(self, key, value):
+        """Keep a leaf's scores: leaves are combinations (fields x words x weights), unbounded in number,
+        so the cache is bounded in bytes (when full it starts again: cheaper than ordering every hit)."""
+        if not len(value[0]):
+            value = _EMPTY
+        size = value[0].nbytes + value[1].nbytes + LEAF_OVERHEAD
         with self._lock:
-            self._cached_entries += size + 1
-            if self._cached_entries > MAX_CACHED_ENTRIES:  # bounded memory: start again
+            self._cached_bytes += size
+            if self._cached_bytes > MAX_CACHED_BYTES:
                 self._leaves.clear()
-                self._cached_entries = size + 1
+                self._cached_bytes = size
             self._leaves[key] = value
         return value
 
     # -- postings -----------------------------------------------------------------------------------
-    def _read_lists(self, field: str, text: str) -> tuple[list, list, list | None]:
-        """One term's documents, frequencies and position keys from Whoosh (the caller holds the read lock)."""
-        ids: list[int] = []
-        tf: list[int] = []
-        if (field, text) not in self.reader:
-            return ids, tf, [] if field in self._positional else None
-        m = self.reader.postings(field, text)
-        if field in self._positional:
-            keys: list[int] = []
-            for doc, positions in m.items_as("positions"):
-                ids.append(doc)
-                tf.append(len(positions))
-                keys.extend((doc << POSITION_BITS) | p for p in positions)
-            return ids, tf, keys
-        while m.is_active():
-            ids.append(m.id())
-            tf.append(m.weight())
-            m.next()
-        return ids, tf, None
+    def terms(self, field: str):
+        """The terms of a field (from the arrays in memory when there are, else from Whoosh)."""
+        if self._flat is not None:
+            return self._flat.terms(field)
+        return [t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.field_terms(field)]
 
     def _read(self, field: str, text: str) -> Postings:
-        ids, tf, keys = self._read_lists(field, text)
+        ids, tf, keys = read_lists(self.reader, self._positional, field, text)
         return Postings(np.array(ids, np.int32), np.array(tf, np.float32),
                         None if keys is None else np.array(keys, np.int64))
 
     def postings(self, field: str, text: str) -> Postings:
-        """A term's postings in a field: from the preloaded arrays, or read from Whoosh on first use and kept."""
+        """A term's postings in a field: from the arrays in memory, or read from Whoosh on first use and kept."""
         if self._flat is not None:
             return self._flat.get(field, text)
         got = self._terms.get((field, text))
@@ -252,15 +185,11 @@ class Scorer:
         return got
 
     def preload(self) -> None:
-        """Read every term now (about two seconds), so that no search waits on Whoosh: the server calls
-        it at start-up; tests and the command line read terms as they meet them."""
+        """Read every term from Whoosh now, so that no search waits on it (a no-op when the arrays
+        saved with the index were loaded)."""
         with self._read_lock:
             if self._flat is None:
-                flat = FlatPostings()
-                for field, text in self.reader.all_terms():
-                    text = text.decode("utf-8") if isinstance(text, bytes) else text
-                    flat.add(field, text, *self._read_lists(field, text))
-                self._flat = flat.done()
+                self._flat = postings_from_reader(self.reader, self.schema)
                 self._terms = {}
 
     def idf(self, df: int) -> float:
@@ -280,7 +209,7 @@ class Scorer:
         else:
             idf = self.idf(len(docs))
             value = (docs, (idf * tf * (K1 + 1) / (tf + self.norm[field][docs])).astype(np.float32))
-        return self._remember(key, value, len(docs))
+        return self._remember(key, value)
 
     def _phrase(self, field: str, words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted scores of a phrase: BM25 of the phrase's count, summed over its words' idf."""
@@ -305,7 +234,7 @@ class Scorer:
                 idf = sum(self.idf(len(p.docs)) for p in posts)
                 norm = self.norm[field][ids] if field in self.norm else np.float32(K1)
                 value = (ids, (idf * tf * (K1 + 1) / (tf + norm)).astype(np.float32))
-        return self._remember(key, value, len(value[0]))
+        return self._remember(key, value)
 
     def _fields(self, fields: tuple[tuple[str, float], ...], words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Unboosted weighted sum over fields of a term's (or a phrase's) scores."""
@@ -318,7 +247,7 @@ class Scorer:
             docs, vals = self._term(field, words[0]) if len(words) == 1 else self._phrase(field, words)
             acc[docs] += vals * np.float32(weight)
         ids = np.flatnonzero(acc).astype(np.int32)
-        return self._remember(key, (ids, acc[ids]), len(ids))
+        return self._remember(key, (ids, acc[ids]))
 
     # -- evaluation ---------------------------------------------------------------------------------
     def scores(self, node: Node, memo: dict | None = None) -> np.ndarray:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
-from functools import lru_cache
+from array import array
 
+from judge.lru import ByteLRU, text_size
 from judge.search.analysis import WORD_RE, stem
 
 SNIPPET_CHARS = 240
@@ -18,28 +19,39 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
     return cut + " …"
 
 
-@lru_cache(maxsize=2048)
-def _where(text: str, lang: str) -> tuple[str, dict[str, tuple[tuple[int, int], ...]]]:
-    """The text with its spaces normalised, and where each of its terms is: cached for the texts that
-    come up most (a few MB), as the same rules come up again and again across searches.
+# Rule texts come up again and again across searches: their words' terms and places are kept, in a
+# compact form (a tuple of shared term strings, a flat array of spans: about 2 KB a rule), up to 4 MB.
+_positions: ByteLRU = ByteLRU(4 * 1024 * 1024, lambda got: text_size(got[0]) + 8 * len(got[1]) + 4 * len(got[2]) + 150)
+
+
+def _where(text: str, lang: str) -> tuple[str, tuple[str, ...], array]:
+    got = _positions.get((text, lang))
+    return got if got is not None else _positions.put((text, lang), _find(text, lang))
+
+
+def _find(text: str, lang: str) -> tuple[str, tuple[str, ...], array]:
+    """The text with its spaces normalised, the term of each of its words in order, and where each
+    is (start and end, flattened).
 
     The words are the analyzer's (same pattern) and each is analysed alone through ``stem``'s cache:
     the filters work word by word, so the terms are the index's, at a fraction of running the whole
     analyzer chain over the text (which was half of a search's time on distinct queries). Stop words
     have no term: no query looks for them."""
     text = " ".join(text.split())
-    out: dict[str, list[tuple[int, int]]] = {}
+    terms: list[str] = []
+    spans = array("I")
     for m in WORD_RE.finditer(text):
         term = stem(m.group(), lang)
         if term is not None:
-            out.setdefault(term, []).append(m.span())
-    return text, {term: tuple(v) for term, v in out.items()}
+            terms.append(term)
+            spans.extend(m.span())
+    return text, tuple(terms), spans
 
 
 def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
     """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
-    text, where = _where(text, lang)
-    spans: list[tuple[int, int]] = sorted(sp for term in stems if term in where for sp in where[term])
+    text, terms, flat = _where(text, lang)
+    spans = [(flat[2 * i], flat[2 * i + 1]) for i, term in enumerate(terms) if term in stems]  # in text order
     if len(text) <= limit:
         start, end = 0, len(text)
     elif not spans:

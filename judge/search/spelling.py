@@ -8,13 +8,15 @@ and transpositions; candidates are then checked with the true
 
 The deletes of 7,000 words are about 370,000 strings: as a dict of lists they took
 40 MB of the server's memory. They are kept as two numpy arrays instead, the
-deletes' hashes (sorted) and the word each comes from, 4 MB. A hash collision
-can only add a candidate, and every candidate is checked with the true distance.
+deletes' hashes (sorted; a CRC-32 with the length, the same in every process)
+and the word each comes from, 4 MB. A hash collision can only add a candidate, and
+every candidate is checked with the true distance.
 """
 
 from __future__ import annotations
 
 import bisect
+import zlib
 from array import array
 from itertools import combinations
 
@@ -28,6 +30,12 @@ def _deletes(word: str, distance: int) -> set[str]:
         for idx in combinations(range(n), d):
             out.add("".join(ch for i, ch in enumerate(word) if i not in idx))
     return out
+
+
+def _key(delete: str) -> int:
+    """A delete's hash, the same in every process (the speller is kept in the build cache, and
+    Python's own string hash changes from one process to the next): CRC-32 and the length."""
+    return zlib.crc32(delete.encode("utf-8")) | (len(delete) << 32)
 
 
 def osa_distance(a: str, b: str, limit: int = 3) -> int:
@@ -94,7 +102,7 @@ class Speller:
             if len(w) < 3:
                 continue
             for d in _deletes(w, index_distance):
-                keys.append(hash(d))
+                keys.append(_key(d))
                 ids.append(i)
         order = np.argsort(np.frombuffer(keys, dtype=np.int64), kind="stable")
         self._keys = np.frombuffer(keys, dtype=np.int64)[order]
@@ -102,7 +110,7 @@ class Speller:
 
     def _candidates(self, deletes: set[str]) -> list[str]:
         """The vocabulary words sharing a delete with the given ones (each word once)."""
-        hashes = np.fromiter((hash(d) for d in deletes), dtype=np.int64, count=len(deletes))
+        hashes = np.fromiter((_key(d) for d in deletes), dtype=np.int64, count=len(deletes))
         lo = np.searchsorted(self._keys, hashes, "left")
         hi = np.searchsorted(self._keys, hashes, "right")
         found = {int(i) for a, b in zip(lo.tolist(), hi.tolist()) if b > a for i in self._ids[a:b]}

@@ -45,7 +45,12 @@ def _secret_key(instance: Path) -> str:
 def warm_up(app: Flask) -> list[str]:
     """Load the corpus, run its checks, build the search index and open the scenario store now
     rather than on the first request.  Returns warnings to print (Italian); InstanceError when
-    the instance cannot serve (an index that cannot be built)."""
+    the instance cannot serve (an index that cannot be built).
+
+    What is loaded then lives as long as the process: it is moved out of the garbage collector's
+    sight (``gc.freeze``), so that no collection during a request walks the corpus's objects."""
+    import gc
+
     from judge.corpus.checks import corpus_findings
     from judge.corpus import load_corpus
     from judge.web.simulator.store import store_for
@@ -61,6 +66,8 @@ def warm_up(app: Flask) -> list[str]:
                 f"{e.filename or ''}): la cartella dell'istanza deve essere scrivibile almeno finché "
                 "l'indice non è pronto. Scegli un'altra cartella con --instance.") from None
     store = store_for(app)
+    gc.collect()
+    gc.freeze()
     return [store.problem] if store.problem else []
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from judge.corpus import load_corpus
 from judge.corpus.analytic_index import AnalyticIndex, Entry, initial, sort_key
 from judge.search.analysis import term_set, terms
+from judge.web import parts
 from judge.web.cache import cached
 
 bp = Blueprint("indice", __name__)
@@ -57,11 +58,31 @@ def selected(corpus) -> tuple[str, str, AnalyticIndex, list[Entry]]:
     return lang, q, index, (matching(index, q) if q else index.entries)
 
 
+@bp.app_template_global("index_entry_url")
+def entry_url(heading: str, lang: str = "it") -> str:
+    """Where a headword is listed: its letter's page of the index (judge/web/parts.py), at its anchor."""
+    return url_for("indice.indice_analitico", lingua="en" if lang == "en" else None,
+                   lettera=parts.letter_slug(initial(heading))) + "#" + anchor(heading)
+
+
 @bp.get("/indice-analitico")
 @cached
 def indice_analitico():
     corpus = load_corpus()
     lang, q, index, entries = selected(corpus)
-    return render_template("indice_analitico.html", corpus=corpus, q=q, lang=lang, headings=grouped(entries),
+    headings = grouped(entries)
+    letters = list(dict.fromkeys(h["letter"] for h in grouped(index.entries)))
+    letter = None
+    if not q:
+        # One letter at a time: the whole Italian index is 420 KB.
+        letter, err = parts.chosen_letter(letters, "l'indice")
+        if err:
+            return err
+        headings = [h for h in headings if h["letter"] == letter]
+    english = "en" if lang == "en" else None
+    return render_template("indice_analitico.html", corpus=corpus, q=q, lang=lang, headings=headings,
                            found=len(entries), total=len(index), rules=len(index.rules),
-                           other=len(corpus.analytic_indexes["it" if lang == "en" else "en"]))
+                           other=len(corpus.analytic_indexes["it" if lang == "en" else "en"]),
+                           letters=letters, letter=letter,
+                           letter_url=lambda x: url_for("indice.indice_analitico", lingua=english,
+                                                        lettera=parts.letter_slug(x)))

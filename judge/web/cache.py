@@ -24,7 +24,7 @@ from judge.corpus import load_corpus
 from judge.web import compress
 from judge.web.simulator import library
 
-MAX_BYTES = 16 * 1024 * 1024  # about 1,000 rule pages; with the search caches, the server stays under 200 MB
+MAX_BYTES = 8 * 1024 * 1024  # about 800 rule pages with their compressed copies; see docs/deployment.md
 MAX_KEY = 2048  # longer URLs are rendered but not kept
 CACHE_CONTROL = "public, max-age=300"
 

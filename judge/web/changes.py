@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from flask import request
 
-from judge.corpus import Corpus, load_corpus
+from judge.corpus import Corpus
 from judge.corpus.model import italian_date
 from judge.corpus.diff import (GlossaryChange, HeadingChange, RuleChange, count_changes, diff_editions,
                                glossary_changes, heading_changes, word_diff)
 from judge.corpus.rules_en import Edition
+from judge.lru import ByteLRU, text_size
 from judge.web.errors import error_response
 
 MAX_NUMBER_INPUT = 60  # longest rule number input echoed back in a message
@@ -118,17 +118,25 @@ def parse_section_filter(corpus: Corpus, value: str | None):
     )
 
 
-@lru_cache(maxsize=64)
-def _cached(content_hash: str, old_id: str, new_id: str, section: str | None):
-    corpus = load_corpus()
-    old, new = corpus.edition(old_id), corpus.edition(new_id)
-    trace = corpus.lineage.trace(old, new)
-    return (tuple(diff_editions(old, new, section, trace)), tuple(heading_changes(old, new, section, trace)),
-            tuple(glossary_changes(old, new, trace)) if section is None else ())
+def _size(found: tuple) -> int:
+    rules, headings, glossary = found
+    return (sum(400 + text_size(c.old, c.new) + 120 * len(c.words) for c in rules) + 400 * len(headings)
+            + sum(300 + text_size(g.old, g.new) + 120 * len(g.words) for g in glossary))
+
+
+# The changes between two editions, per section filter: up to 4 MB of them kept.
+_kept: ByteLRU[tuple] = ByteLRU(4 * 1024 * 1024, _size)
 
 
 def changes(corpus: Corpus, old: Edition, new: Edition, section: str | None) -> Changes:
-    rules, headings, glossary = _cached(corpus.content_hash, old.id, new.id, section)
+    key = (corpus.content_hash, old.id, new.id, section)
+    found = _kept.get(key)
+    if found is None:
+        trace = corpus.lineage.trace(old, new)
+        found = _kept.put(key, (tuple(diff_editions(old, new, section, trace)),
+                                tuple(heading_changes(old, new, section, trace)),
+                                tuple(glossary_changes(old, new, trace)) if section is None else ()))
+    rules, headings, glossary = found
     return Changes(old, new, section, list(rules), list(headings), list(glossary))
 
 

@@ -15,7 +15,7 @@ from judge.corpus import pinned
 from judge.corpus.diff import word_diff
 from judge.corpus.edition_list import edition_rows
 from judge.web import changes as edition_changes
-from judge.web import glossary_search, render
+from judge.web import glossary_search, parts, render
 from judge.web.changes import MAX_NUMBER_INPUT
 from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
 from judge.web.cache import cached
@@ -280,11 +280,25 @@ def _render_rule(corpus: Corpus, rule: Rule):
             next=corpus.next(rule.number),
         )
     descendants = corpus.descendants(rule.number)
+    part, section_parts = None, []
+    if rule.kind == "sezione":
+        # A long section (702 is 600 KB whole) is shown a part at a time, its rules listed above.
+        section_parts = _section_parts(corpus, rule.number)
+        if len(section_parts) > 1:
+            part, err = parts.chosen(section_parts, f"la sezione {rule.number}")
+            if err:
+                return err
+            children = corpus.children(rule.number)[part.start:part.end]
+            descendants = [d for c in children for d in (c, *corpus.descendants(c.number))]
+        else:
+            section_parts = []
     cited_by = [corpus.get(n) for n in corpus.cited_by.get(rule.number, []) if n != rule.number and n in corpus]
     return render_template(
         "regola.html",
         corpus=corpus,
         rule=rule,
+        part=part,
+        section_parts=section_parts,
         crumbs=_breadcrumbs(corpus, rule),
         section=section,
         italian_section=italian_section,
@@ -301,6 +315,14 @@ def _render_rule(corpus: Corpus, rule: Rule):
         earlier=edition_changes.earlier_numbers(corpus, rule.number),
         last_change=edition_changes.last_change(corpus, rule.number),
     )
+
+
+def _section_parts(corpus: Corpus, section: str) -> list[parts.Part]:
+    """A section's rules (with their subrules) in parts of bounded text."""
+    children = corpus.children(section)
+    weights = [sum(len(t.text) + sum(map(len, t.examples)) for r in (c, *corpus.descendants(c.number))
+                   for t in (r.it, r.en, r.tr) if t is not None) for c in children]
+    return parts.cut(weights, [c.number for c in children])
 
 
 # -- history and changes between editions ---------------------------------------------
@@ -337,7 +359,20 @@ def modifiche(intervallo: str):
         return err
     everything = edition_changes.changes(corpus, found.old, found.new, None)
     sections = sorted({n.split(".")[0] for c in everything.rules for n in (c.number, c.old_number) if n}, key=int)
-    return render_template("modifiche.html", corpus=corpus, found=found, sections=sections,
+    # Many changes (six editions apart) are shown a part at a time (judge/web/parts.py).
+    change_parts = parts.cut([len(c.old or "") + len(c.new or "") for c in found.rules], [c.number for c in found.rules],
+                             parts.CHANGES_PER_PART)
+    part = None
+    shown = found.rules
+    if len(change_parts) > 1:
+        part, err = parts.chosen(change_parts, "questo elenco di modifiche")
+        if err:
+            return err
+        shown = found.rules[part.start:part.end]
+    else:
+        change_parts = []
+    return render_template("modifiche.html", corpus=corpus, found=found, sections=sections, shown=shown,
+                           change_parts=change_parts, part=part,
                            labels=edition_changes.KIND_LABELS)
 
 
@@ -373,12 +408,21 @@ def glossario():
     from judge.search.glossary import get_glossary
 
     search_glossary = get_glossary(corpus=corpus)
+    letters = list(dict.fromkeys(e["letter"] for e in entries))
+    letter = None
     if q:
         entries = glossary_search.search_entries(entries, q, search_glossary)
+    else:
+        # One letter at a time (judge/web/parts.py): the whole glossary is 480 KB.
+        letter, err = parts.chosen_letter(letters, "il glossario")
+        if err:
+            return err
+        entries = [e for e in entries if e["letter"] == letter]
     # Players' and judges' jargon is not in the Comprehensive Rules: listed apart, said for what it is.
     jargon = search_glossary.jargon([q]) if q else search_glossary.all_jargon()
     return render_template("glossario.html", corpus=corpus, entries=entries, translated=translated,
-                           total=total, q=q, jargon=jargon)
+                           total=total, q=q, jargon=jargon, letters=letters, letter=letter,
+                           letter_url=lambda x: url_for("rules.glossario", lettera=parts.letter_slug(x)))
 
 
 @bp.get("/turno")

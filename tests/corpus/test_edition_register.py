@@ -15,7 +15,7 @@ from judge.corpus.edition_register import (
     verify,
     verify_bytes,
 )
-from judge.corpus.model import load_corpus
+from judge.corpus.loading import load_corpus
 from judge.corpus.rules_en import edition_paths, parse_edition
 
 SIX = ["20251114", "20260116", "20260227", "20260417", "20260619", "20260925"]

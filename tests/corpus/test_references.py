@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from judge import ROOT
 from judge.corpus.adoption import rewrite
-from judge.corpus.model import load_corpus
+from judge.corpus.loading import load_corpus
 from judge.corpus.references import (
     LEDGER_FILE,
     OK,

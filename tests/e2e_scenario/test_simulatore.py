@@ -32,7 +32,8 @@ def test_build_step_decide_share(page, server, browser, shots):
     expect(page.get_by_role("heading", name="Simulatore")).to_be_visible()
     page.get_by_label("Variante", exact=True).select_option("two-player")
     page.get_by_role("button", name="Crea e modifica").click()
-    expect(page).to_have_url(re.compile(r"/simulatore/modifica/[a-z2-7]{20}"))
+    # The new page loaded, its scripts run (not only its address shown): what follows needs them.
+    page.wait_for_url(re.compile(r"/simulatore/modifica/[a-z2-7]{20}"))
     name = page.locator('[name="nuovo.name"]')
     expect(name).to_be_focused()                      # ready to type the first permanent
 
@@ -63,7 +64,7 @@ def test_build_step_decide_share(page, server, browser, shots):
     shoot(page, shots, "costruttore")
 
     page.get_by_role("button", name="Salva e avvia il simulatore").first.click()
-    expect(page).to_have_url(re.compile(r"/s/[a-z2-7]{20}$"))
+    page.wait_for_url(re.compile(r"/s/[a-z2-7]{20}$"))
     expect(page.locator(".sc-where")).to_contain_text("Turno 1")
 
     # step to combat and declare the attacker

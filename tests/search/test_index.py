@@ -48,8 +48,9 @@ class FakeCorpus:
 
 
 @pytest.fixture()
-def quick_builds(monkeypatch):
-    """Index writes that take milliseconds: the swap and lock logic is what is under test here."""
+def quick_builds(monkeypatch, tmp_path):
+    """Index writes that take milliseconds: the swap and lock logic is what is under test here (with
+    a build cache of their own: these fake indexes stay out of the run's)."""
     import json
     import time
 
@@ -67,6 +68,7 @@ def quick_builds(monkeypatch):
         (target / "vocabulary.json").write_text(json.dumps({"words": {}}), encoding="utf-8")
 
     monkeypatch.setattr(index_mod, "write_index", write_index)
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "build-cache"))
     return calls
 
 

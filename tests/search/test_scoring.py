@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from whoosh import query as wq
 from whoosh.scoring import BM25F
 
+from judge.search.arrays import from_reader
+from judge.search.arrays import load as load_arrays
 from judge.search.query import Engine
 from judge.search.scoring import K1, B, Scorer
 
@@ -100,9 +102,8 @@ def test_preloaded_and_lazy_engines_rank_alike(engine, corpus):
     from judge.search.evaluate import load_questions
 
     queries = [q.q for q in load_questions()][::3] + ['"zona di comando"', "danno -combattimento", "+1/+1"]
-    lazy = Engine(engine.path, corpus)
-    eager = Engine(engine.path, corpus)
-    eager.scorer.preload()
+    lazy = Engine(engine.path, corpus, saved_arrays=False)
+    eager = Engine(engine.path, corpus)  # the arrays saved beside the index
     assert eager.scorer._flat is not None and lazy.scorer._flat is None
     for q in queries:
         a, b = lazy.search(q, per_page=10), eager.search(q, per_page=10)
@@ -130,6 +131,25 @@ def test_preload_reads_every_term_of_the_index(engine, corpus):
     s.close()
 
 
+def test_the_arrays_saved_with_the_index_are_what_whoosh_holds(engine):
+    """The arrays captured while Whoosh wrote the index (arrays.py) are what reading it back term by
+    term gives: every term's documents, frequencies and positions, every document's stored fields
+    and length norms."""
+    saved = load_arrays(engine.path)
+    read = from_reader(engine.scorer.reader, engine.ix.schema)
+    assert saved is not None and saved.n == read.n == engine.ix.doc_count()
+    assert saved.stored == read.stored
+    assert saved.norm.keys() == read.norm.keys()
+    for f in saved.norm:
+        assert np.array_equal(saved.norm[f], read.norm[f]), f
+    assert {f: set(t) for f, t in saved.postings.slot.items()} == {f: set(t) for f, t in read.postings.slot.items()}
+    for f, terms in read.postings.slot.items():
+        for t in terms:
+            a, b = saved.postings.get(f, t), read.postings.get(f, t)
+            assert np.array_equal(a.docs, b.docs) and np.array_equal(a.tf, b.tf), (f, t)
+            assert (a.keys is None) == (b.keys is None) and (a.keys is None or np.array_equal(a.keys, b.keys)), (f, t)
+
+
 def test_a_server_engine_reopened_after_a_rebuild_keeps_the_index_in_memory(tmp_path, corpus):
     """`judge serve` keeps its instance's index in memory; an index deleted under it is rebuilt
     beside it (meanwhile the engine in memory answers), and the engine reopened on the new index
@@ -154,5 +174,5 @@ def test_a_server_engine_reopened_after_a_rebuild_keeps_the_index_in_memory(tmp_
     again = get_engine(instance, corpus)
     assert again is not first and again.scorer._flat is not None
     assert [h.number for h in again.search("travolgere").hits] == [h.number for h in first.search("travolgere").hits]
-    # An instance that is not a server's reads terms as it meets them.
-    assert get_engine(tmp_path / "other", corpus).scorer._flat is None
+    # Any other instance's engine reads the arrays saved with its index too.
+    assert get_engine(tmp_path / "other", corpus).scorer._flat is not None

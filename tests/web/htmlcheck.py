@@ -99,3 +99,18 @@ def page(client, url: str, status: int = 200) -> str:
     body = r.get_data(as_text=True)
     assert check_html(body) == [], url
     return body
+
+
+def letter_links(body: str) -> list[str]:
+    """The letters' pages a letter navigation (judge/web/parts.py) links to, in its order."""
+    import re
+    from html import unescape
+
+    nav = re.search(r'<nav class="lettere"[^>]*>(.*?)</nav>', body, re.S)
+    assert nav, "no letter navigation"
+    return [unescape(h) for h in re.findall(r'href="([^"#]*lettera=[^"]*)"', nav.group(1))]
+
+
+def every_letter(client, url: str) -> str:
+    """The pages of every letter of an alphabetical page, checked and joined in the navigation's order."""
+    return "\n".join(page(client, link) for link in letter_links(page(client, url)))

@@ -6,13 +6,13 @@ import re
 from html import unescape
 
 from judge.search.analysis import terms
-from judge.web.analytic_index import anchor
+from judge.web.analytic_index import anchor, entry_url
 
-from .htmlcheck import page
+from .htmlcheck import every_letter, letter_links, page
 
 
 def test_every_entry_is_listed_with_links_to_its_rules(client, corpus):
-    body = page(client, "/indice-analitico")
+    body = every_letter(client, "/indice-analitico")  # one letter a page
     index = corpus.analytic_index
     headings = {e.heading for e in index.entries}
     listed = [unescape(h) for h in re.findall(r'<dt id="v-[^"]*">(.*?)</dt>', body)]
@@ -22,15 +22,15 @@ def test_every_entry_is_listed_with_links_to_its_rules(client, corpus):
     assert len(links) == len(index)
     for n in index.rules:
         assert f'href="/regole/{n}"' in body
-    # Letter navigation points at sections that exist.
-    for letter in re.findall(r'href="#(lettera-[^"]+)"', body):
-        assert f'id="{letter}"' in body
+    # Every letter's page is the page of that letter, and names every letter.
+    links = letter_links(page(client, "/indice-analitico"))
+    assert len(links) == len({initial for initial in re.findall(r'<h2 id="(lettera-[^"]+)"', body)})
 
 
 def test_headwords_are_in_dictionary_order(client, corpus):
     from judge.corpus.analytic_index import initial, sort_key
 
-    body = page(client, "/indice-analitico")
+    body = every_letter(client, "/indice-analitico")
     listed = [unescape(h) for h in re.findall(r'<dt id="v-[^"]*">(.*?)</dt>', body)]
     letters = [initial(h) for h in listed]
     # Jinja groups by letter ("#" first), and within a letter the order is the dictionary's.
@@ -65,8 +65,11 @@ def test_a_rule_page_shows_the_entries_pointing_to_it(client, corpus):
     entry = corpus.analytic_index.entries[0]
     body = page(client, f"/regole/{entry.rules[0]}")
     assert "Nell'indice analitico" in body
-    assert f'href="/indice-analitico#{anchor(entry.heading)}"' in body
-    assert f'id="{anchor(entry.heading)}"' in page(client, "/indice-analitico")
+    with client.application.test_request_context():
+        url = entry_url(entry.heading)
+    assert url.startswith("/indice-analitico?lettera=") and url.endswith(f"#{anchor(entry.heading)}")
+    assert f'href="{url}"' in body
+    assert f'id="{anchor(entry.heading)}"' in page(client, url.split("#")[0])  # on its letter's page
     unindexed = next(n for n in corpus.numbers if corpus.get(n).kind == "sottoregola"
                      and not any(index.for_rule(n) for index in corpus.analytic_indexes.values()))
     body = page(client, f"/regole/{unindexed}")
@@ -81,7 +84,7 @@ def test_the_english_index_has_its_own_page_searched_in_english(client, corpus):
     english = corpus.analytic_indexes["en"]
     body = page(client, "/indice-analitico?lingua=en")
     assert "Indice analitico inglese" in body
-    assert len(re.findall(r"<dd>.*?</dd>", body)) == len(english)
+    assert len(re.findall(r"<dd>.*?</dd>", every_letter(client, "/indice-analitico?lingua=en"))) == len(english)
     assert 'href="/indice-analitico"' in body  # back to the Italian index
     assert 'lang="en"' in body
     # English stems: an inflected word finds the entries holding its stem, and only those.
@@ -104,8 +107,11 @@ def test_a_rule_page_shows_the_english_entries_apart(client, corpus):
     assert "Nell'indice inglese" in body
     listed = re.search(r'<ul class="nell-indice" lang="en">(.*?)</ul>', body, re.S).group(1)
     assert len(re.findall(r"<li>", listed)) == len(english.for_rule(entry.rules[0]))
-    assert f'href="/indice-analitico?lingua=en#{anchor(entry.heading)}"' in body
-    assert f'id="{anchor(entry.heading)}"' in page(client, "/indice-analitico?lingua=en")
+    with client.application.test_request_context():
+        url = entry_url(entry.heading, "en")
+    assert url.startswith("/indice-analitico?lingua=en&lettera=") and url.endswith(f"#{anchor(entry.heading)}")
+    assert f'href="{url.replace("&", "&amp;")}"' in body
+    assert f'id="{anchor(entry.heading)}"' in page(client, url.split("#")[0])
 
 
 def test_the_api_gives_each_index_as_the_page_filters_it(client, corpus):

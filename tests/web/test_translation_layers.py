@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import judge.corpus.model as model
+import judge.corpus.loading as model
 from judge import RULES_EN_DIR, RULES_IT_DIR
 from judge.cli import main
 from judge.corpus.rules_en import edition_paths

@@ -1,0 +1,130 @@
+"""Start-up benchmark, from a fresh clone: how long `judge serve` takes to answer /salute the first
+time (nothing built yet: the corpus, its checks and the search index are built and kept in the
+build cache) and the second (everything read back), and how long `judge verifica` takes on the
+unchanged corpus. What the first start prints (what it builds, with progress) is shown.
+
+The clone is a copy of the files git knows (tracked and new, not ignored) in a temporary folder,
+run with this interpreter: nothing is shared with this checkout's build cache or instance folder.
+Each time is wall-clock; beside it, the CPU seconds the process used (on a busy machine the wall
+time is mostly waiting for a core) and the load average when it ran.
+
+Run: .venv/bin/python bench/start_bench.py [--starts 2] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fresh_clone(target: Path, source: Path = ROOT) -> Path:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source, check=True,
+                           capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = source / name
+        if src.is_file():
+            dst = target / name
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+    return target
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def start(root: Path, instance: Path, echo: bool) -> tuple[float, float, list[str]]:
+    """Seconds until /salute answers 200, the CPU seconds used by then, and what the server printed."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", "--no-log", "--instance",
+                             str(instance)], cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
+    try:
+        port = None
+        for line in proc.stderr:
+            lines.append(line.rstrip())
+            if echo:
+                print("    " + line.rstrip(), flush=True)
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m[1])
+                break
+        if port is None:
+            raise RuntimeError("judge serve non è partito:\n" + "\n".join(lines))
+        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/salute", timeout=60) as r:
+            assert r.status == 200
+        elapsed = time.perf_counter() - t0
+        return elapsed, cpu_seconds(proc.pid), lines
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def verifica(root: Path) -> tuple[float, float, int]:
+    t0 = time.perf_counter()
+    before = os.times()
+    done = subprocess.run([sys.executable, "-m", "judge", "verifica"], cwd=root, capture_output=True, text=True)
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return time.perf_counter() - t0, cpu, done.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--starts", type=int, default=2, help="starts after the first (all from the cache)")
+    ap.add_argument("--keep", action="store_true", help="keep the clone (its path is printed)")
+    ap.add_argument("--source", type=Path, default=ROOT,
+                    help="the checkout to clone (another worktree, e.g. an older commit, for a before/after)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="judge-clone-"))
+    try:
+        root = fresh_clone(tmp / "judge", args.source.resolve())
+        editions = len(list((root / "rules_en").glob("MagicCompRules-*.txt")))
+        print(f"Avvio da un clone nuovo ({root}), {editions} edizioni inglesi, {os.cpu_count()} core, "
+              f"carico {load()}", flush=True)
+        print("  prima partenza (nulla di costruito), quello che stampa:", flush=True)
+        first, first_cpu, _ = start(root, tmp / "istanza", echo=True)
+        print(f"  prima partenza: /salute dopo {first:.1f} s (CPU {first_cpu:.1f} s; carico {load()}; "
+              f"obiettivo < 20 s: {'ok' if first < 20 else 'NO'})", flush=True)
+        for i in range(args.starts):
+            instance = tmp / ("istanza" if i == 0 else f"istanza-{i}")  # also: a new worker's empty instance
+            again, again_cpu, lines = start(root, instance, echo=False)
+            what = next((line for line in lines if "pronto in" in line), "")
+            print(f"  partenza {i + 2} ({'stessa istanza' if i == 0 else 'istanza nuova'}): /salute dopo {again:.2f} s "
+                  f"(CPU {again_cpu:.2f} s; carico {load()}; obiettivo < 2 s: {'ok' if again < 2 else 'NO'}) — "
+                  f"{what.removeprefix('judge: ')}", flush=True)
+        for label in ("prima", "seconda"):
+            seconds, cpu, code = verifica(root)
+            print(f"  judge verifica ({label} volta, corpus invariato): {seconds:.1f} s (CPU {cpu:.1f} s; carico {load()}; "
+                  f"uscita {code}; obiettivo < 10 s: {'ok' if seconds < 10 else 'NO'})", flush=True)
+    finally:
+        if args.keep:
+            print(f"clone lasciato in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
