@@ -36,6 +36,7 @@ from whoosh.filedb.filestore import FileStorage
 
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
+from judge.corpus.turn_names import section_name
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.index import layer_of, shown_text
@@ -451,12 +452,14 @@ class Engine:
 
     # -- hits -------------------------------------------------------------------------------------------
     def _section_title(self, number: str) -> str:
-        """The section's title as the breadcrumbs show it: Italian where there is one."""
+        """The section's title as the breadcrumbs show it: Italian where there is one, a phase or
+        step by the name the whole site uses (judge/corpus/turn_names.py)."""
         title = self._titles.get(number)
         if title is None:
             sec = self.corpus.section_of(number) or self.corpus.get(number)
             t = sec.best if sec is not None else None
-            title = self._titles[number] = t.text if t else ""
+            title = section_name(sec.number) if sec is not None and sec.kind == "sezione" else None
+            title = self._titles[number] = title or (t.text if t else "")
         return title
 
     def _direct_hit(self, number: str, lang: str) -> Hit | None:
@@ -481,6 +484,7 @@ class Engine:
             version=t.version,
             score=1.0,
             layer=layer_of(t),
+            label=t.label,
         )
 
     def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
@@ -520,4 +524,10 @@ class Engine:
             index_entry=entry,
             index_entry_html=entry_html,
             index_entry_lang=entry_lang,
+            label=self._label(f["number"], f["lang"]),
         )
+
+    def _label(self, number: str, lang: str) -> str:
+        """The label of the text a hit shows (the index stores the text, the corpus knows its layer and date)."""
+        t = shown_text(self.corpus.get(number), lang)
+        return t.label if t is not None else ""

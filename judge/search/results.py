@@ -26,6 +26,7 @@ class Hit:
     index_entry: str = ""
     index_entry_html: str = ""
     index_entry_lang: str = ""  # "it" or "en": which analytic index it comes from
+    label: str = ""  # «Traduzione del progetto · 19 giugno 2026»: the text's label, as on every page
 
     @property
     def url(self) -> str:
@@ -41,6 +42,7 @@ class Hit:
             "snippet_html": self.snippet_html,
             "version": self.version,
             "layer": self.layer,
+            "label": self.label,
             "url": self.url,
             "score": round(self.score, 4),
             "indice": self.index_entry or None,

@@ -93,7 +93,7 @@ def translation_payload(text) -> dict | None:
     if text is None:
         return None
     return {"lang": "it", "text": text.text, "examples": list(text.examples), "edition": text.edition,
-            "current": text.current, "version": text.version}
+            "current": text.current, "version": text.version, "layer": text.layer, "label": text.label}
 
 
 def text_payload(text) -> dict | None:
@@ -106,6 +106,8 @@ def text_payload(text) -> dict | None:
         "version": text.version,
         "date": text.date.isoformat() if text.date else None,
         "source": text.source,
+        "layer": text.layer,  # "ufficiale", "traduzione" or "comunità"
+        "label": text.label,  # «Inglese ufficiale · 25 settembre 2026», as every page writes it
     }
 
 

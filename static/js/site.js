@@ -10,13 +10,14 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       var text = field.value;
-      var done = function () { if (status) status.textContent = "Link copiato negli appunti."; };
+      var what = field.tagName === "TEXTAREA" ? "Testo" : "Link";
+      var done = function () { if (status) status.textContent = what + " copiato negli appunti."; };
       var fallback = function () {
         field.focus();
         field.select();
         var ok = false;
         try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-        if (status) status.textContent = ok ? "Link copiato negli appunti." : "Seleziona il link e copialo con Ctrl+C.";
+        if (status) status.textContent = ok ? what + " copiato negli appunti." : "Seleziona il testo e copialo con Ctrl+C.";
       };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(done, fallback);
@@ -38,6 +39,34 @@
       }
     });
   });
+
+  // The phone menu: one button opens the site's sections (the CSS folds them when this runs).
+  var menuButton = document.querySelector(".menu-apri");
+  var menu = document.getElementById("menu-sito");
+  if (menuButton && menu) {
+    menuButton.addEventListener("click", function () {
+      var open = menuButton.getAttribute("aria-expanded") !== "true";
+      menuButton.setAttribute("aria-expanded", String(open));
+      menu.classList.toggle("aperto", open);
+      if (open) { var first = menu.querySelector("a"); if (first) first.focus(); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && menu.classList.contains("aperto")) {
+        menu.classList.remove("aperto");
+        menuButton.setAttribute("aria-expanded", "false");
+        menuButton.focus();
+      }
+    });
+  }
+
+  // A link to the legend opens it.
+  function openLegend() {
+    if (window.location.hash !== "#legenda") return;
+    var legend = document.getElementById("legenda");
+    if (legend) { legend.open = true; legend.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", openLegend);
+  openLegend();
 
   if (window.location.hash === "#q") {
     var box = document.querySelector("input[name=q]");
