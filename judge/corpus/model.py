@@ -103,6 +103,16 @@ class GlossaryEntry:
     current: bool = True  # the Italian translates this English text
 
 
+# A rule whose whole text is a name ("Travolgere", "Tocco letale"): short, and not a sentence.
+MAX_NAME_CHARS = 70
+
+
+def is_name_only(text: str) -> bool:
+    """Whether a rule's text is only a name (702.19 «Travolgere»): it answers no question itself."""
+    text = text.strip()
+    return bool(text) and len(text) <= MAX_NAME_CHARS and not text.endswith((".", ":", "?", "!", ";"))
+
+
 @dataclass
 class Rule:
     """A chapter ("7"), section ("703"), rule ("703.4") or subrule ("703.4d")."""

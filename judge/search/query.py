@@ -37,8 +37,10 @@ from whoosh.filedb.filestore import FileStorage
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus.turn_names import section_name
-from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
+from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
+from judge.search.answers import ambiguous_words, best_entry, quick_answer
 from judge.search.glossary import Glossary, get_glossary
+from judge.search.headwords import Headwords
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.layout import Layout
@@ -67,6 +69,12 @@ W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
+# A query unit that is an analytic index headword or a jargon term leads to the rules under it
+# (judge/search/headwords.py): score × (1 + W_HEADWORD × weight). Chosen on the tuning half.
+W_HEADWORD = 1.0
+# A rule whose text is only a name (702.19 «Travolgere»), a section or a chapter answers no question:
+# its score counts this much. Chosen on the tuning half.
+W_HEADING_ONLY = 0.6
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -132,6 +140,9 @@ class Engine:
         self.scorer = Scorer(self.ix)
         self.layout = Layout(self.scorer.stored)
         self.glossary: Glossary = get_glossary(corpus=corpus)
+        self.headwords = Headwords.build(corpus, self.glossary)
+        self.heading_factor = np.where(self.layout.heading_only, np.float32(W_HEADING_ONLY),
+                                       np.float32(1.0)).astype(np.float32)
         meta = json.loads((path / "vocabulary.json").read_text(encoding="utf-8"))
         vocab: dict[str, int] = dict(meta["words"])
         for w in self.glossary.words:
@@ -410,6 +421,7 @@ class Engine:
                                     "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
         result.jargon = self.glossary.jargon([u.label.strip('"') for u in positive_units])
+        result.ambiguous = ambiguous_words(text)
         suggestion_words = []
         changed = False
         for w in words(text):
@@ -436,7 +448,10 @@ class Engine:
             score = raw * (0.15 + 0.85 * cov * cov)
         else:
             score = raw.copy()
-        score *= self.layout.language_boost
+        score *= self.layout.language_boost * self.heading_factor
+        boost = self._headword_boost(positive_units)
+        if boost is not None:
+            score *= boost
         ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
@@ -446,9 +461,31 @@ class Engine:
         asked = (stems, positive_units, typed)
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
+        if page == 1 and result.hits:
+            units = [u for u in positive_units if u.label]
+            result.answer = quick_answer(result.hits[0], len(units), self.headword_rules(units))
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
+
+    def headword_rules(self, units: list[Unit]) -> dict[str, float]:
+        """Rules the query's units name as headwords or jargon, with their mean weight over the units."""
+        labels = [u.label.strip('"') for u in units if u.label]
+        acc: dict[str, float] = {}
+        for label in labels:
+            for n, w in self.headwords.rules_for(label).items():
+                acc[n] = acc.get(n, 0.0) + w
+        return {n: w / len(labels) for n, w in acc.items()}
+
+    def _headword_boost(self, units: list[Unit]) -> np.ndarray | None:
+        found = self.headword_rules(units) if W_HEADWORD else {}
+        if not found:
+            return None
+        factor = np.ones(self.scorer.n, dtype=np.float32)
+        for n, w in found.items():
+            for d in self.layout.docs_of.get(n, ()):
+                factor[d] = 1.0 + W_HEADWORD * w
+        return factor
 
     # -- hits -------------------------------------------------------------------------------------------
     def _section_title(self, number: str) -> str:
@@ -487,28 +524,10 @@ class Engine:
             label=t.label,
         )
 
-    def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
-                     typed: dict[str, set[str]]) -> tuple[str, str, str]:
-        """The rule's analytic index entry (text, HTML, language), in either language, that matches the most of what the user
-        asked for (units, not stems: synonyms in the other language must not count twice), then the
-        most of the words as typed (``typed``: their stems in each language; an English query shows
-        the English entry), then the most stems; none matching none."""
-        best, best_lang, best_key = None, "it", (0, 0, 0)
-        for lang, index in self.corpus.analytic_indexes.items():
-            for e in index.for_rule(number):
-                shared = stems[lang] & term_set(e.text, lang)
-                if not shared:  # most entries of a hit: nothing to weigh
-                    continue
-                key = (sum(1 for u in units if not u.stems[lang].isdisjoint(shared)),
-                       len(typed[lang] & shared), len(shared))
-                if key > best_key:
-                    best, best_lang, best_key = e.text, lang, key
-        return (*make_snippet(best, best_lang, stems[best_lang]), best_lang) if best else ("", "", "")
-
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]], units: list[Unit],
              typed: dict[str, set[str]]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
-        entry, entry_html, entry_lang = self._index_entry(f["number"], stems, units, typed)
+        entry = best_entry(self.corpus, f["number"], stems, units, typed)
         return Hit(
             number=f["number"],
             lang=f["lang"],
@@ -521,9 +540,10 @@ class Engine:
             version=f["version"],
             score=score,
             layer=f.get("layer", ""),
-            index_entry=entry,
-            index_entry_html=entry_html,
-            index_entry_lang=entry_lang,
+            index_entry=entry.text,
+            index_entry_html=entry.html,
+            index_entry_lang=entry.lang,
+            index_entry_units=entry.units,
             label=self._label(f["number"], f["lang"]),
         )
 

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.citations import Citation, find_citations
 from judge.corpus import Corpus, Rule, italian_date, load_corpus
+from judge.corpus.model import is_name_only
 from judge.corpus.pinned import known, resolve
 from judge.corpus.turn_names import section_name
 from judge.corpus.rules_en import Edition
@@ -67,15 +68,6 @@ def heading_name(rule: Rule) -> str:
     return rule.best.text if rule.best else ""
 
 
-# A rule whose whole text is a name ("Travolgere", "Tocco letale"): short, not a sentence.
-MAX_NAME_CHARS = 70
-
-
-def _is_name(text: str) -> bool:
-    text = text.strip()
-    return bool(text) and len(text) <= MAX_NAME_CHARS and not text.endswith((".", ":", "?", "!", ";"))
-
-
 def rule_name(rule: Rule, corpus: Corpus | None = None) -> str:
     """What a rule is called: its own text when that is a name (702.19 «Travolgere»), else the name
     of the nearest rule above it that has one (702.19b «Travolgere»), else its section's name
@@ -83,7 +75,7 @@ def rule_name(rule: Rule, corpus: Corpus | None = None) -> str:
     corpus = corpus or load_corpus()
     r: Rule | None = rule
     while r is not None and not r.is_heading:
-        if r.italian and _is_name(r.italian.text):
+        if r.italian and is_name_only(r.italian.text):
             return r.italian.text.strip()
         r = corpus.get(r.parent) if r.parent else None
     if r is None:
@@ -100,6 +92,14 @@ def rule_heading(rule: Rule, corpus: Corpus | None = None) -> str:
         return f"{rule.number}. {heading_name(rule)}"
     name = rule_name(rule, corpus)
     return f"{rule.number} {name}" if name else f"Regola {rule.number}"
+
+
+LAYER_CLASSES = {"ufficiale": "strato-ufficiale", "traduzione": "strato-traduzione", "comunità": "strato-comunita"}
+
+
+def layer_class(layer: str | None) -> str:
+    """The CSS class of a text's label: the same colour for the same text on every page."""
+    return LAYER_CLASSES.get(layer or "", "strato-ufficiale")
 
 
 def date_it(value: dt.date | None) -> str:
@@ -231,6 +231,7 @@ def init_app(app) -> None:
     app.add_template_filter(date_it, "data_it")
     app.add_template_filter(rule_title, "titolo_regola")
     app.add_template_filter(heading_name, "nome_titolo")
+    app.add_template_filter(layer_class, "classe_strato")
     app.add_template_filter(rule_heading, "intestazione_regola")
     app.add_template_filter(rule_name, "nome_regola")
     app.add_template_filter(word_diff_html, "diff_parole")
