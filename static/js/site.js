@@ -68,6 +68,38 @@
   window.addEventListener("hashchange", openLegend);
   openLegend();
 
+  // The rules offline: the service worker keeps the edition in force (judge/web/offline.py); the
+  // footer says what the device holds, and the page says when the copy moved to a new edition.
+  var offlineStatus = document.querySelector("[data-stato-offline]");
+  if (offlineStatus && "serviceWorker" in navigator && window.isSecureContext) {
+    var KEPT_KEY = "judge.copia";
+    var showCopy = function (state) {
+      if (!state || state.tipo !== "copia") return;
+      offlineStatus.hidden = false;
+      offlineStatus.textContent = "Disponibile anche senza rete su questo dispositivo: edizione del " + state.edizione.data + ".";
+      var seen = null;
+      try { seen = JSON.parse(localStorage.getItem(KEPT_KEY) || "null"); } catch (e) { seen = null; }
+      if (seen && seen.versione !== state.versione) {
+        var note = document.createElement("p");
+        note.className = "avviso-offline copia-aggiornata";
+        note.setAttribute("role", "status");
+        note.textContent = seen.edizione.id !== state.edizione.id
+          ? "Copia offline aggiornata: ora è l'edizione del " + state.edizione.data + " (prima: " + seen.edizione.data + ")."
+          : "Copia offline aggiornata all'ultima versione dell'edizione del " + state.edizione.data + ".";
+        var main = document.getElementById("contenuto");
+        if (main) main.insertBefore(note, main.firstChild);
+      }
+      try { localStorage.setItem(KEPT_KEY, JSON.stringify({ versione: state.versione, edizione: state.edizione })); } catch (e) { /* private mode */ }
+    };
+    navigator.serviceWorker.addEventListener("message", function (event) { showCopy(event.data); });
+    navigator.serviceWorker.register(offlineStatus.getAttribute("data-sw"), { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      var worker = navigator.serviceWorker.controller || registration.active;
+      if (worker) worker.postMessage({ tipo: "stato" });
+    }).catch(function () { /* no offline copy: the site works as before */ });
+  }
+
   if (window.location.hash === "#q") {
     var box = document.querySelector("input[name=q]");
     if (box) box.focus();
