@@ -129,6 +129,7 @@ def data(kind: str, ident: str):
     if encoding is None or not chosen.exists():
         chosen, encoding = path, None
     resp = send_file(chosen, mimetype="application/json", conditional=True, etag=True, max_age=31536000)
+    resp.headers.pop("Content-Disposition", None)
     if encoding:
         resp.headers["Content-Encoding"] = encoding
     resp.vary.add("Accept-Encoding")

@@ -15,6 +15,9 @@
   var MARGIN = 8;
 
   var cache = {};
+  // Previews already known (the embed script gets them with the citations): no request for those.
+  var known = window.judgeAnteprimeNote || {};
+  Object.keys(known).forEach(function (n) { cache[n] = Promise.resolve(known[n]); });
   var pop = null, current = null, tapped = null, hideTimer = null, showTimer = null, lastPointer = "mouse";
 
   /* The rule a link points to, or null when it is no rule citation. */
