@@ -36,10 +36,15 @@ def warm_up(app: Flask) -> None:
     from judge.corpus.checks import corpus_findings
     from judge.corpus import load_corpus
 
-    corpus_findings(load_corpus())
+    corpus = load_corpus()
+    corpus_findings(corpus)
     hook = app.extensions.get("judge.warm_up")
     if hook:
         hook()
+    if "offline.data" in app.view_functions:  # the offline copy's files, before the first phone asks
+        from judge.web.offline import build_all
+
+        build_all(app.instance_path, corpus)
 
 
 def create_app(config: dict | None = None) -> Flask:

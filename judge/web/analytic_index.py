@@ -36,15 +36,26 @@ def matching(index: AnalyticIndex, query: str) -> list[Entry]:
     return [e for e in index.entries if wanted <= term_set(e.text, index.lang)]
 
 
-def grouped(entries: list[Entry]) -> list[dict]:
-    """Headwords in dictionary order with their letter and anchor, doubts in dictionary order."""
+def grouped(entries: list[Entry], query: str = "", lang: str = "it") -> list[dict]:
+    """Headwords in dictionary order with their letter and anchor, doubts in dictionary order. For a
+    search (``query``), the headword written as typed comes first, then those with the same stems
+    («danni» finds the headword «danno»), then the others."""
     groups: dict[str, list[Entry]] = {}
     for e in entries:
         groups.setdefault(e.heading, []).append(e)
+    typed, stems = sort_key(" ".join(query.split())), terms(query, lang) if query else []
+
+    def rank(h: str) -> int:
+        if not query:
+            return 0
+        if sort_key(h) == typed:
+            return 0
+        return 1 if terms(h, lang) == stems else 2
+
     return [
         {"heading": h, "letter": initial(h), "anchor": anchor(h),
          "entries": sorted(groups[h], key=lambda e: sort_key(e.topic))}
-        for h in sorted(groups, key=lambda h: (sort_key(h), h))
+        for h in sorted(groups, key=lambda h: (rank(h), sort_key(h), h))
     ]
 
 
@@ -62,6 +73,6 @@ def selected(corpus) -> tuple[str, str, AnalyticIndex, list[Entry]]:
 def indice_analitico():
     corpus = load_corpus()
     lang, q, index, entries = selected(corpus)
-    return render_template("indice_analitico.html", corpus=corpus, q=q, lang=lang, headings=grouped(entries),
+    return render_template("indice_analitico.html", corpus=corpus, q=q, lang=lang, headings=grouped(entries, q, lang),
                            found=len(entries), total=len(index), rules=len(index.rules),
                            other=len(corpus.analytic_indexes["it" if lang == "en" else "en"]))

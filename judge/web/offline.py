@@ -20,6 +20,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -87,9 +89,16 @@ def _build(kind: str, corpus: Corpus) -> dict:
     return build(corpus)
 
 
-def data_file(kind: str, corpus: Corpus) -> Path:
-    """The file (built on first use, with its .br and .gz beside it) for this corpus version."""
-    folder = Path(current_app.instance_path) / "offline"
+KINDS = ("regole", "ricerca")
+_started: set[str] = set()
+
+
+def offline_folder(instance: str | os.PathLike) -> Path:
+    return Path(instance) / "offline"
+
+
+def data_file(kind: str, corpus: Corpus, folder: Path) -> Path:
+    """The file (built now if missing, with its .br and .gz beside it) for this corpus version."""
     path = folder / f"{kind}-{version(corpus)}.json"
     if path.exists():
         return path
@@ -108,6 +117,32 @@ def data_file(kind: str, corpus: Corpus) -> Path:
     return path
 
 
+def build_all(instance: str | os.PathLike, corpus: Corpus) -> None:
+    for kind in KINDS:
+        data_file(kind, corpus, offline_folder(instance))
+
+
+def ready(corpus: Corpus) -> bool:
+    """Whether this version's files are built (then a page may install the service worker)."""
+    folder = offline_folder(current_app.instance_path)
+    return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
+
+
+def build_in_background(corpus: Corpus) -> None:
+    """Build this version's files once, in another process: a server started without ``judge serve``'s
+    warm-up (which builds them first), or running when a new edition comes into force, makes them
+    without slowing its pages (a build in one of its threads holds Python's lock for seconds);
+    phones install the copy from the next page on."""
+    key = f"{current_app.instance_path}:{version(corpus)}"
+    with _lock:
+        if key in _started:
+            return
+        _started.add(key)
+    subprocess.Popen([sys.executable, "-m", "judge.web.offline", current_app.instance_path],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
+
+
 def _write(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -123,7 +158,11 @@ def data(kind: str, ident: str):
     corpus = load_corpus()
     if ident != version(corpus):
         return error_response(404, "Copia offline di un'altra versione del Regolamento: ricarica la pagina.")
-    path = data_file(kind, corpus)
+    path = offline_folder(current_app.instance_path) / f"{kind}-{ident}.json"
+    if not path.exists():  # the service worker retries its install later
+        build_in_background(corpus)
+        body, status = error_response(503, "Copia offline in preparazione: riprova tra un minuto.")
+        return body, status, {"Retry-After": "60"}
     encoding = compress.negotiate(request.headers.get("Accept-Encoding"))
     chosen = path.with_name(path.name + {"br": ".br", "gzip": ".gz"}.get(encoding or "", ""))
     if encoding is None or not chosen.exists():
@@ -159,6 +198,18 @@ def offline_pages() -> list[str]:
 def precache_list(corpus: Corpus) -> list[str]:
     return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
             url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus)]
+
+
+@bp.get("/offline/stato")
+def stato():
+    """Whether the offline copy can be installed now (its files are built); if not, they start building."""
+    corpus = load_corpus()
+    ok = ready(corpus)
+    if not ok:
+        build_in_background(corpus)
+    resp = jsonify({"pronta": ok, "versione": version(corpus), "edizione": corpus.in_force.id})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/sw.js")
@@ -215,3 +266,7 @@ def cerca():
     corpus = load_corpus()
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
                            indice=data_url("ricerca", corpus))
+
+
+if __name__ == "__main__":  # python -m judge.web.offline INSTANCE: build_in_background's process
+    build_all(sys.argv[1], load_corpus())

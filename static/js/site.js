@@ -92,12 +92,25 @@
       try { localStorage.setItem(KEPT_KEY, JSON.stringify({ versione: state.versione, edizione: state.edizione })); } catch (e) { /* private mode */ }
     };
     navigator.serviceWorker.addEventListener("message", function (event) { showCopy(event.data); });
-    navigator.serviceWorker.register(offlineStatus.getAttribute("data-sw"), { scope: "/" }).then(function () {
-      return navigator.serviceWorker.ready;
-    }).then(function (registration) {
-      var worker = navigator.serviceWorker.controller || registration.active;
-      if (worker) worker.postMessage({ tipo: "stato" });
-    }).catch(function () { /* no offline copy: the site works as before */ });
+    var register = function () {
+      navigator.serviceWorker.register(offlineStatus.getAttribute("data-sw"), { scope: "/" }).then(function () {
+        return navigator.serviceWorker.ready;
+      }).then(function (registration) {
+        var worker = navigator.serviceWorker.controller || registration.active;
+        if (worker) worker.postMessage({ tipo: "stato" });
+      }).catch(function () { /* no offline copy: the site works as before */ });
+    };
+    // After the page has loaded, and once the server has the copy's files (it builds them once per
+    // edition): the copy is made in the background, never before what the reader asked for.
+    var start = function () {
+      if (navigator.serviceWorker.controller) { register(); return; }
+      fetch(offlineStatus.getAttribute("data-sw-stato"), { cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (s) { if (s.pronta) register(); })
+        .catch(function () { /* offline or no server: nothing to install */ });
+    };
+    if (document.readyState === "complete") start();
+    else window.addEventListener("load", start);
   }
 
   if (window.location.hash === "#q") {
