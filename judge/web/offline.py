@@ -138,7 +138,10 @@ def build_in_background(corpus: Corpus) -> None:
         if key in _started:
             return
         _started.add(key)
-    subprocess.Popen([sys.executable, "-m", "judge.web.offline", current_app.instance_path],
+    from judge.corpus import model  # the folders load_corpus() reads now: the child reads the same
+
+    subprocess.Popen([sys.executable, "-m", "judge.web.offline", current_app.instance_path,
+                      str(model.RULES_IT_DIR), str(model.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
 
@@ -268,5 +271,5 @@ def cerca():
                            indice=data_url("ricerca", corpus))
 
 
-if __name__ == "__main__":  # python -m judge.web.offline INSTANCE: build_in_background's process
-    build_all(sys.argv[1], load_corpus())
+if __name__ == "__main__":  # python -m judge.web.offline INSTANCE RULES_IT RULES_EN: build_in_background's process
+    build_all(sys.argv[1], load_corpus(Path(sys.argv[2]), Path(sys.argv[3])))

@@ -32,9 +32,12 @@ def preview_payload(corpus: Corpus, rule: Rule, external: bool = True) -> dict:
     """Number, title («702.19 Travolgere»), the Italian text shown first (the English where there is
     no Italian) with its label, and the address of the rule."""
     t = rule.best
-    if rule.is_heading:
-        n = len(corpus.children(rule.number))
-        text = f"{render.heading_name(rule)}: {n} {'regola' if n == 1 else 'regole'}."
+    children = corpus.children(rule.number)
+    if rule.kind == "capitolo":  # its sections, by name
+        text = shorten("Sezioni: " + "; ".join(f"{c.number}. {render.heading_name(c)}" for c in children) + ".")
+    elif rule.kind == "sezione" and children and children[0].best:  # how it begins
+        t = children[0].best
+        text = shorten(f"{children[0].number} {t.text}")
     else:
         text = shorten(t.text) if t else ""
     return {

@@ -12,14 +12,18 @@
     return text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
   }
 
-  /* Surface words, folded (what the server's words() gives). */
-  function words(text) {
+  function matches(text) {
     var out = [], m;
-    var folded = fold(text);
     WORD.lastIndex = 0;
-    while ((m = WORD.exec(folded)) !== null) out.push(m[0]);
+    while ((m = WORD.exec(text)) !== null) out.push(m[0]);
     return out;
   }
+
+  /* Surface words, folded (what the server's words() gives: fold, then split). */
+  function words(text) { return matches(fold(text)); }
+
+  /* The analyzers' tokens: split the text as written, then fold each («Unfinity™» is «unfinity»). */
+  function tokens(text) { return matches(text).map(fold); }
 
   // --- Snowball Italian (whoosh.lang.snowball.italian), on folded words --------------------------------
   var VOWELS = "aeiouàèìòù";
@@ -177,7 +181,7 @@
   /* The Italian terms of a text, as the server indexes them (stops: the offline index's list). */
   function italianTerms(text, stops) {
     var out = [];
-    words(text).forEach(function (w) {
+    tokens(text).forEach(function (w) {
       if (stops && stops.has(w)) return;
       out.push(nounToVerb(stemItalian(w)));
     });

@@ -72,25 +72,45 @@
   // footer says what the device holds, and the page says when the copy moved to a new edition.
   var offlineStatus = document.querySelector("[data-stato-offline]");
   if (offlineStatus && "serviceWorker" in navigator && window.isSecureContext) {
-    var KEPT_KEY = "judge.copia";
+    var KEPT_KEY = "judge.copia", NOTICE_KEY = "judge.copia.avviso", NOTICE_DAYS = 7;
+    var store = function (key, value) {
+      try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
+    };
+    var read = function (key) {
+      try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+    };
+    // The notice stays on every page until the reader closes it (or for a week).
+    var showNotice = function () {
+      var saved = read(NOTICE_KEY);
+      if (!saved || Date.now() - saved.quando > NOTICE_DAYS * 864e5) { store(NOTICE_KEY, null); return; }
+      if (document.querySelector(".copia-aggiornata")) return;
+      var note = document.createElement("p");
+      note.className = "avviso-offline copia-aggiornata";
+      note.setAttribute("role", "status");
+      note.appendChild(document.createTextNode(saved.testo + " "));
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "chiudi-avviso";
+      close.textContent = "Ho capito";
+      close.addEventListener("click", function () { store(NOTICE_KEY, null); note.remove(); });
+      note.appendChild(close);
+      var main = document.getElementById("contenuto");
+      if (main) main.insertBefore(note, main.firstChild);
+    };
     var showCopy = function (state) {
       if (!state || state.tipo !== "copia") return;
       offlineStatus.hidden = false;
       offlineStatus.textContent = "Disponibile anche senza rete su questo dispositivo: edizione del " + state.edizione.data + ".";
-      var seen = null;
-      try { seen = JSON.parse(localStorage.getItem(KEPT_KEY) || "null"); } catch (e) { seen = null; }
+      var seen = read(KEPT_KEY);
       if (seen && seen.versione !== state.versione) {
-        var note = document.createElement("p");
-        note.className = "avviso-offline copia-aggiornata";
-        note.setAttribute("role", "status");
-        note.textContent = seen.edizione.id !== state.edizione.id
+        store(NOTICE_KEY, { quando: Date.now(), testo: seen.edizione.id !== state.edizione.id
           ? "Copia offline aggiornata: ora è l'edizione del " + state.edizione.data + " (prima: " + seen.edizione.data + ")."
-          : "Copia offline aggiornata all'ultima versione dell'edizione del " + state.edizione.data + ".";
-        var main = document.getElementById("contenuto");
-        if (main) main.insertBefore(note, main.firstChild);
+          : "Copia offline aggiornata all'ultima versione dell'edizione del " + state.edizione.data + "." });
       }
-      try { localStorage.setItem(KEPT_KEY, JSON.stringify({ versione: state.versione, edizione: state.edizione })); } catch (e) { /* private mode */ }
+      store(KEPT_KEY, { versione: state.versione, edizione: state.edizione });
+      showNotice();
     };
+    showNotice();
     navigator.serviceWorker.addEventListener("message", function (event) { showCopy(event.data); });
     var register = function () {
       navigator.serviceWorker.register(offlineStatus.getAttribute("data-sw"), { scope: "/" }).then(function () {
@@ -103,7 +123,11 @@
     // After the page has loaded, and once the server has the copy's files (it builds them once per
     // edition): the copy is made in the background, never before what the reader asked for.
     var start = function () {
-      if (navigator.serviceWorker.controller) { register(); return; }
+      if (navigator.serviceWorker.controller) {  // a copy is kept: look for a new edition's
+        register();
+        navigator.serviceWorker.getRegistration().then(function (r) { if (r) r.update().catch(function () {}); });
+        return;
+      }
       fetch(offlineStatus.getAttribute("data-sw-stato"), { cache: "no-store" })
         .then(function (r) { return r.json(); })
         .then(function (s) { if (s.pronta) register(); })
