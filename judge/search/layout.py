@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.corpus.model import is_name_only
+from judge.search.analysis import words
 
 ITALIAN_BOOST = 1.5
 
@@ -37,6 +38,10 @@ class Layout:
         # is a fair answer to a question about the topic.
         self.heading_only = np.array([f.get("kind") not in ("capitolo", "sezione") and is_name_only(f.get("text", ""))
                                       for f in stored], dtype=bool)
+        # Name-only documents by their name as words ("travolgere"): typing the name asks for that rule.
+        self.named: dict[str, list[int]] = {}
+        for d in np.flatnonzero(self.heading_only):
+            self.named.setdefault(" ".join(words(stored[d].get("text", ""))), []).append(int(d))
         # Per rule number, its documents (an Italian and an English one, at most).
         self.docs_of: dict[str, list[int]] = {}
         for d, f in enumerate(stored):

@@ -448,8 +448,11 @@ class Engine:
             score = raw * (0.15 + 0.85 * cov * cov)
         else:
             score = raw.copy()
-        score *= self.layout.language_boost * self.heading_factor
-        boost = self._headword_boost(positive_units)
+        named = self.layout.named.get(" ".join(words(text)))
+        score *= self.layout.language_boost * self._heading_factor(named)
+        # A query that is a rule's name («Travolgere») leads to that rule and its definition, as the
+        # title field makes it; the rules under the same headword come after them.
+        boost = None if named else self._headword_boost(positive_units)
         if boost is not None:
             score *= boost
         ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
@@ -467,6 +470,16 @@ class Engine:
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
+
+    def _heading_factor(self, named: list[int] | None) -> np.ndarray:
+        """W_HEADING_ONLY on rules that are only a name, unless the query is that name (``named``: its
+        documents; «travolgere» asks for 702.19 Travolgere, «tocco letale e travolgere» for the rules
+        that answer)."""
+        if not named:
+            return self.heading_factor
+        factor = self.heading_factor.copy()
+        factor[named] = 1.0
+        return factor
 
     def headword_rules(self, units: list[Unit]) -> dict[str, float]:
         """Rules the query's units name as headwords or jargon, with their mean weight over the units."""
