@@ -41,10 +41,10 @@ def warm_up(app: Flask) -> None:
     hook = app.extensions.get("judge.warm_up")
     if hook:
         hook()
-    if "offline.data" in app.view_functions:  # the offline copy's files, before the first phone asks
-        from judge.web.offline import build_all
+    if "offline.data" in app.view_functions:  # the offline copy's files, built beside the server
+        from judge.web.offline import build_in_background
 
-        build_all(app.instance_path, corpus)
+        build_in_background(app.instance_path, corpus)
 
 
 def create_app(config: dict | None = None) -> Flask:

@@ -128,19 +128,22 @@ def ready(corpus: Corpus) -> bool:
     return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
 
 
-def build_in_background(corpus: Corpus) -> None:
-    """Build this version's files once, in another process: a server started without ``judge serve``'s
-    warm-up (which builds them first), or running when a new edition comes into force, makes them
-    without slowing its pages (a build in one of its threads holds Python's lock for seconds);
-    phones install the copy from the next page on."""
-    key = f"{current_app.instance_path}:{version(corpus)}"
+def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
+    """Build this version's files once, in another process, unless they exist: at ``judge serve``'s
+    warm-up, on the first visit to a server started otherwise, or when a new edition comes into force
+    while it runs. Never in one of the server's threads: a build holds Python's lock for seconds, and
+    every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
+    folder = offline_folder(instance)
+    if all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS):
+        return
+    key = f"{instance}:{version(corpus)}"
     with _lock:
         if key in _started:
             return
         _started.add(key)
     from judge.corpus import model  # the folders load_corpus() reads now: the child reads the same
 
-    subprocess.Popen([sys.executable, "-m", "judge.web.offline", current_app.instance_path,
+    subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
                       str(model.RULES_IT_DIR), str(model.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
@@ -163,7 +166,7 @@ def data(kind: str, ident: str):
         return error_response(404, "Copia offline di un'altra versione del Regolamento: ricarica la pagina.")
     path = offline_folder(current_app.instance_path) / f"{kind}-{ident}.json"
     if not path.exists():  # the service worker retries its install later
-        build_in_background(corpus)
+        build_in_background(current_app.instance_path, corpus)
         body, status = error_response(503, "Copia offline in preparazione: riprova tra un minuto.")
         return body, status, {"Retry-After": "60"}
     encoding = compress.negotiate(request.headers.get("Accept-Encoding"))
@@ -209,7 +212,7 @@ def stato():
     corpus = load_corpus()
     ok = ready(corpus)
     if not ok:
-        build_in_background(corpus)
+        build_in_background(current_app.instance_path, corpus)
     resp = jsonify({"pronta": ok, "versione": version(corpus), "edizione": corpus.in_force.id})
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -17,7 +17,7 @@ from judge.web.offline import build_all, version
 
 @pytest.fixture(scope="module")
 def files(app, corpus):
-    build_all(app.instance_path, corpus)  # as judge serve's warm-up does
+    build_all(app.instance_path, corpus)  # what the builder process does
     sw = app.test_client().get("/sw.js").get_data(as_text=True)
     config = json.loads(sw.split("const CONFIG = ", 1)[1].split(";\n", 1)[0])
     return config
