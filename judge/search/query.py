@@ -15,8 +15,12 @@ Pipeline:
    searched in both languages.
 6. Score with BM25F over the rule text, its context (section title, parent rule), the CR
    glossary terms pointing to it, and its examples; then rerank by how many of the query's
-   units a document matches (all words beat some words), prefer Italian documents, and
-   collapse to one result per rule (Italian text where it matched).
+   units a document matches (all words beat some words), prefer Italian documents, put rules that
+   are only a name below the rules that answer, lead the words the analytic indexes and the jargon
+   tie to rules to those rules (judge/search/headwords.py), and collapse to one result per rule
+   (Italian text where it matched).
+7. Above the results: a quick answer from the analytic indexes and the meanings of a word that
+   has two (judge/search/answers.py).
 """
 
 from __future__ import annotations
@@ -72,8 +76,8 @@ W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what w
 # A query unit that is an analytic index headword or a jargon term leads to the rules under it
 # (judge/search/headwords.py): score × (1 + W_HEADWORD × weight). Chosen on the tuning half.
 W_HEADWORD = 1.0
-# A rule whose text is only a name (702.19 «Travolgere»), a section or a chapter answers no question:
-# its score counts this much. Chosen on the tuning half.
+# A rule whose text is only a name (702.19 «Travolgere») answers no question: its score counts this
+# much, unless the query is that name. Chosen on the tuning half.
 W_HEADING_ONLY = 0.6
 
 
