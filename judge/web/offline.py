@@ -275,4 +275,5 @@ def cerca():
 
 
 if __name__ == "__main__":  # python -m judge.web.offline INSTANCE RULES_IT RULES_EN: build_in_background's process
+    os.nice(10)  # below the server: pages first, the copy with what is left
     build_all(sys.argv[1], load_corpus(Path(sys.argv[2]), Path(sys.argv[3])))
