@@ -1,7 +1,7 @@
 /* The simulator, enhanced: forms submit and judge-action links open without a page reload
-   (the server's page is fetched and its #sc-app swapped in), rule numbers show their text
-   on hover, focus or tap, permalinks copy with a button, and the stepper has keyboard
-   shortcuts (n t u r d a, Esc).
+   (the server's page is fetched and its #sc-app swapped in), permalinks copy with a button,
+   and the stepper has keyboard shortcuts (n t u r d a, Esc). Rule numbers show their text on
+   hover, focus or tap through the site's one preview script (static/js/anteprime.js).
    Without this file every form still works: each one is a plain POST → 303 → GET. */
 (function () {
   "use strict";
@@ -112,95 +112,6 @@
     if (form.requestSubmit) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
     else form.submit();
   }
-
-  /* --- rule text popover ------------------------------------------------------------- */
-  var pop = null, popFor = null, popTapped = null, hideTimer = null;
-
-  function ensurePop() {
-    if (pop) return pop;
-    pop = document.createElement("div");
-    pop.className = "sc-pop";
-    pop.id = "sc-pop";
-    pop.setAttribute("role", "tooltip");
-    pop.hidden = true;
-    pop.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
-    pop.addEventListener("mouseleave", scheduleHide);
-    document.body.appendChild(pop);
-    return pop;
-  }
-
-  function showPop(link, withLink) {
-    var p = ensurePop();
-    clearTimeout(hideTimer);
-    p.textContent = "";
-    var h = document.createElement("strong");
-    h.textContent = "Regola " + link.textContent;
-    p.appendChild(h);
-    if (link.dataset.lingua === "en") {
-      var l = document.createElement("span");
-      l.className = "sc-pop-lang";
-      l.textContent = "Testo inglese (manca la traduzione italiana)";
-      p.appendChild(l);
-      p.appendChild(document.createElement("br"));
-    }
-    p.appendChild(document.createTextNode(link.dataset.testo));
-    if (withLink) {
-      var a = document.createElement("a");
-      a.href = link.href;
-      a.textContent = "Apri la regola " + link.textContent + " →";
-      p.appendChild(document.createElement("br"));
-      p.appendChild(a);
-    }
-    p.hidden = false;
-    var r = link.getBoundingClientRect();
-    var top = window.scrollY + r.bottom + 6;
-    var left = Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - p.offsetWidth - 8));
-    p.style.top = top + "px";
-    p.style.left = left + "px";
-    popFor = link;
-    link.setAttribute("aria-describedby", "sc-pop");
-  }
-
-  function hidePop() {
-    if (pop) pop.hidden = true;
-    if (popFor) popFor.removeAttribute("aria-describedby");
-    popFor = null;
-    popTapped = null;
-  }
-
-  function scheduleHide() { clearTimeout(hideTimer); hideTimer = setTimeout(hidePop, 200); }
-
-  var lastPointer = "mouse";
-  document.addEventListener("pointerdown", function (e) { lastPointer = e.pointerType || "mouse"; }, true);
-
-  function ruleLink(el) { return el && el.closest ? el.closest("a.sc-rule[data-testo]") : null; }
-
-  document.addEventListener("mouseover", function (e) {
-    var a = ruleLink(e.target);
-    if (a && lastPointer === "mouse") showPop(a, false);
-  });
-  document.addEventListener("mouseout", function (e) {
-    if (ruleLink(e.target)) scheduleHide();
-  });
-  document.addEventListener("focusin", function (e) {
-    var a = ruleLink(e.target);
-    if (a) showPop(a, false);
-    else if (pop && !pop.contains(e.target)) hidePop();
-  });
-  document.addEventListener("click", function (e) {
-    var a = ruleLink(e.target);
-    if (a && lastPointer !== "mouse" && popTapped !== a) {
-      e.preventDefault();            // first tap: show the text, with a link to open the rule
-      showPop(a, true);
-      popTapped = a;
-      return;
-    }
-    if (pop && !pop.hidden && !pop.contains(e.target) && !a) hidePop();
-  });
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape") hidePop();
-  });
-  window.addEventListener("resize", hidePop);
 
   /* --- copy buttons, shortcuts, log scrolling -------------------------------------------- */
   function addCopyButtons(root) {

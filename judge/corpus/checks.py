@@ -12,7 +12,7 @@ from __future__ import annotations
 from judge import build_cache
 from judge.corpus.analytic_index import ANALYTIC_INDEX_FILES
 from judge.corpus.findings import ERROR, WARNING, Finding
-from judge.corpus.model import Corpus, Outdated
+from judge.corpus.model import Corpus, Outdated, italian_date
 from judge.corpus.numbers import RuleNumber, RuleNumberError
 from judge.corpus.rules_it import SourceRule
 
@@ -70,7 +70,7 @@ def check(corpus: Corpus) -> list[Finding]:
         it_numbers = {r.number for r in sec.rules}
         for r in sec.rules:
             for why in corpus.rules[r.number].community_outdated:
-                findings.append(_outdated_finding(why, sec, r, en.id))
+                findings.append(_outdated_finding(why, sec, r, corpus))
         for n in sorted(en_numbers):
             if n.split(".")[0] == sec.section and "." in n and n not in it_numbers:
                 findings.append(Finding(
@@ -121,9 +121,9 @@ def translation_report(corpus: Corpus):
     return cached
 
 
-def _outdated_finding(why: Outdated, sec, r: SourceRule, in_force: str) -> Finding:
+def _outdated_finding(why: Outdated, sec, r: SourceRule, corpus: Corpus) -> Finding:
     if why.code == "assente-in-inglese":
-        message = (f"la regola {r.number} non esiste nell'edizione inglese in vigore ({in_force}): "
+        message = (f"la regola {r.number} non esiste nell'edizione inglese in vigore (del {italian_date(corpus.in_force.date)}): "
                    "numerazione cambiata o regola rimossa")
     elif why.code == "citazione-obsoleta":
         known = [f"{c} è oggi {n}" for c, n in zip(why.only_it, why.now) if n]
@@ -141,8 +141,10 @@ def _outdated_finding(why: Outdated, sec, r: SourceRule, in_force: str) -> Findi
                    f"di {r.number} dice altro" + (f" e cita {', '.join(why.only_en)}" if why.only_en else "")
                    + ". Fa fede il testo inglese")
     else:
-        message = (f"il testo inglese è cambiato nell'edizione {why.editions[1]}, dopo la traduzione italiana "
-                   f"({sec.updated_date.isoformat()})")
+        changed = corpus.edition(why.editions[1])
+        when = italian_date(changed.date) if changed else why.editions[1]
+        message = (f"il testo inglese è cambiato nell'edizione del {when}, dopo il testo della comunità "
+                   f"(aggiornato al {italian_date(sec.updated_date)})")
     if why.code == "citazione-obsoleta":
         related = tuple(dict.fromkeys(n for n in why.now if n)) or why.only_en
     elif why.code == "italiano-superato":

@@ -27,19 +27,54 @@ def _fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
-def _echo_text(number: str, text, heading: bool) -> None:
-    click.echo(f"{number} [{text.lang}] — {text.version}")
+def _echo_text(number: str, text) -> None:
+    click.echo(f"{number} [{text.lang}] — {text.label} ({text.version})")
     click.echo(text.text)
     for ex in text.examples:
         click.echo(ex)
 
 
+# --testo: which of the three texts to print (accents and case aside).
+TEXT_CHOICES = ("comunita", "progetto", "inglese")
+_TEXT_ALIASES = {"comunita": "comunita", "comunità": "comunita", "progetto": "progetto", "traduzione": "progetto",
+                 "inglese": "inglese", "en": "inglese", "ufficiale": "inglese"}
+
+
+def _which_text(value: str | None) -> str | None:
+    if value is None:
+        return None
+    which = _TEXT_ALIASES.get(value.strip().lower())
+    if which is None:
+        _fail(f"--testo «{value[:30]}» non valido: scegli comunita, progetto o inglese.", 2)
+    return which
+
+
+def _about(r, text) -> str:
+    """What the printed text is, in a line before it (the label says the rest)."""
+    if text.layer == "traduzione":
+        stale = "DA AGGIORNARE: l'inglese è cambiato dopo la traduzione; " if not text.current else ""
+        community = ("; il testo della comunità, non più allineato: --testo comunita" if r.it is not None
+                     and r.community_outdated else "")
+        return f"(Traduzione non ufficiale del progetto; {stale}prevale il testo inglese: --testo inglese{community})"
+    if text.layer == "comunità":
+        if r.community_outdated:
+            return ("(Testo della comunità, verbatim: NON più allineato all'inglese in vigore; "
+                    "prevale il testo inglese: --testo inglese; la traduzione del progetto: --testo progetto)")
+        return "(Testo della comunità dal wiki italiano, verbatim; prevale il testo inglese: --testo inglese)"
+    return "(Testo ufficiale inglese: prevale)"
+
+
 @click.command("regola")
 @click.argument("numero")
-@click.option("--en", "english", is_flag=True, help="Mostra il testo ufficiale inglese.")
+@click.option("--testo", "which", metavar="comunita|progetto|inglese",
+              help="Quale testo: della comunità (wiki), la traduzione del progetto o l'inglese ufficiale. "
+                   "Senza: l'italiano mostrato per primo dal sito.")
+@click.option("--en", "english", is_flag=True, help="Mostra il testo ufficiale inglese (come --testo inglese).")
 @click.option("--figli/--no-figli", default=False, help="Mostra anche le sottoregole.")
-def regola(numero: str, english: bool, figli: bool) -> None:
-    """Mostra una regola (in italiano dove c'è, altrimenti in inglese)."""
+def regola(numero: str, which: str | None, english: bool, figli: bool) -> None:
+    """Mostra una regola e dice quale testo stampa: in italiano dove c'è (il testo della comunità se
+    aggiornato, altrimenti la traduzione del progetto), oppure il testo scelto con --testo."""
+    which = "inglese" if english else _which_text(which)
     corpus = _load()
     rule = corpus.resolve(numero)
     if rule is None:
@@ -47,18 +82,25 @@ def regola(numero: str, english: bool, figli: bool) -> None:
         hint = f" Regole più vicine: {near}." if near else ""
         _fail(f"Regola «{numero.strip()[:40]}» non trovata.{hint}")
     rules = [rule, *(corpus.descendants(rule.number) if figli else [])]
+    shown = 0
     for r in rules:
-        text = r.en if english else r.best
+        text = {"inglese": r.en, "progetto": r.tr, "comunita": r.it, None: r.best}[which]
         if text is None:
+            if which == "comunita" and len(rules) == 1:
+                sections = ", ".join(sorted(corpus.italian_sections))
+                _fail(f"La regola {r.number} non ha un testo della comunità: c'è solo per le sezioni {sections}. "
+                      "Prova --testo progetto o --testo inglese.")
+            if which == "progetto" and len(rules) == 1:
+                _fail(f"La regola {r.number} non ha ancora la traduzione del progetto: --testo inglese.")
             continue
-        if not english and r.italian is None:
-            click.echo("(Traduzione italiana non disponibile: testo ufficiale inglese)")
-        elif text.layer == "traduzione":
-            stale = "" if text.current else " DA AGGIORNARE: l'inglese è cambiato dopo la traduzione;"
-            click.echo(f"(Traduzione non ufficiale del progetto;{stale} prevale il testo inglese: --en)")
-        _echo_text(r.number, text, r.is_heading)
-        if r is not rules[-1]:
+        if shown:
             click.echo()
+        if which is None and r.italian is None:
+            click.echo("(Traduzione italiana non disponibile: testo ufficiale inglese)")
+        else:
+            click.echo(_about(r, text))
+        _echo_text(r.number, text)
+        shown += 1
 
 
 @click.command("verifica")

@@ -37,6 +37,14 @@ def italian_date(d: dt.date) -> str:
     return f"{d.day} {MONTHS_IT[d.month - 1]} {d.year}"
 
 
+# The three texts a rule can have, named the same way on every page, result, API answer and command.
+LAYER_NAMES = {
+    "ufficiale": "Inglese ufficiale",  # the Comprehensive Rules: the text that governs
+    "traduzione": "Traduzione del progetto",  # the project's unofficial translation of the English
+    "comunità": "Testo della comunità",  # the Italian wiki's text, verbatim
+}
+
+
 @dataclass(slots=True)
 class Text:
     """One language's text of a rule, with where it comes from and how current it is."""
@@ -51,10 +59,18 @@ class Text:
     layer: str = ""  # "ufficiale" (English), "comunità" (wiki, verbatim), "traduzione" (the project's)
     edition: str | None = None  # translation: the English edition it translates
     current: bool = True  # translation: the English it translates is still the one in force
+    verified: bool = True  # English: the edition's copy is the published file (rules_en/edizioni.tsv)
 
     def __post_init__(self) -> None:
         if not self.layer:
             self.layer = "ufficiale" if self.lang == "en" else "comunità"
+
+    @property
+    def label(self) -> str:
+        """«Inglese ufficiale · 25 settembre 2026», «Traduzione del progetto · 19 giugno 2026» (the
+        English edition it translates), «Testo della comunità · 23 novembre 2024» (the wiki's update)."""
+        name = LAYER_NAMES[self.layer]
+        return f"{name} · {italian_date(self.date)}" if self.date else name
 
 
 @dataclass(frozen=True)
@@ -77,6 +93,16 @@ class GlossaryEntry:
     it_term: str | None = None
     it_text: str | None = None
     current: bool = True  # the Italian translates this English text
+
+
+# A rule whose whole text is a name ("Travolgere", "Tocco letale"): short, and not a sentence.
+MAX_NAME_CHARS = 70
+
+
+def is_name_only(text: str) -> bool:
+    """Whether a rule's text is only a name (702.19 «Travolgere»): it answers no question itself."""
+    text = text.strip()
+    return bool(text) and len(text) <= MAX_NAME_CHARS and not text.endswith((".", ":", "?", "!", ";"))
 
 
 @dataclass
@@ -118,6 +144,18 @@ class Rule:
     def best(self) -> Text | None:
         """The text to show first: Italian where we have it, otherwise the official English."""
         return self.italian or self.en
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Rules of the edition in force (headings aside) with each Italian text."""
+
+    rules: int
+    translated: int  # with the project's translation
+    translated_current: int  # ... of the English text in force
+    community_sections: int
+    community_rules: int
+    community_current: int  # community texts still in line with the English in force
 
 
 def edition_label(edition: Edition, in_force: bool, verification: Verification | None = None) -> str:
@@ -179,23 +217,26 @@ class Corpus:
     def _build(self) -> None:
         en = self.in_force
         label = edition_label(en, True, self.verification.get(en.id))
+        verified = bool(self.verification.get(en.id) and self.verification[en.id].verified)
         self.title_matches: dict[int, TitleMatch] = (
             align_titles(self.nav.sections, [e.sections for e in self.editions]) if self.nav else {}
         )
         for ch, title in en.chapters.items():
             it_title = self.nav.chapters.get(ch) if self.nav else None
-            rule = Rule(str(ch), "capitolo", en=Text("en", title, [], label, en.date, en.path.name))
+            rule = Rule(str(ch), "capitolo", en=Text("en", title, [], label, en.date, en.path.name, verified=verified))
             if it_title:
                 rule.it = Text("it", it_title, [], self._nav_label(), self._nav_date(), INDEX_FILE)
             self.rules[str(ch)] = rule
         for sec, title in en.sections.items():
-            rule = Rule(str(sec), "sezione", en=Text("en", title, [], label, en.date, en.path.name), parent=str(sec // 100))
+            rule = Rule(str(sec), "sezione", en=Text("en", title, [], label, en.date, en.path.name, verified=verified),
+                        parent=str(sec // 100))
             match = self.title_matches.get(sec)
             if match and match.title_it:
                 rule.it = Text("it", match.title_it, [], self._nav_label(), self._nav_date(), INDEX_FILE)
             self.rules[str(sec)] = rule
         for r in en.rules:
-            self._ensure(r.number).en = Text("en", r.text, r.examples, label, en.date, en.path.name, r.line)
+            self._ensure(r.number).en = Text("en", r.text, r.examples, label, en.date, en.path.name, r.line,
+                                             verified=verified)
         for section in self.italian_sections.values():
             heading = self._ensure(section.section)
             version = f"Aggiornato a {section.updated_label}" if section.updated_label else "data sconosciuta"
@@ -397,6 +438,20 @@ class Corpus:
     def translated_sections(self) -> frozenset[str]:
         """Sections of the edition in force that the project's translation covers."""
         return frozenset(tf.section for tf in self.translation if tf.kind == "sezione" and tf.section in self.rules)
+
+    @cached_property
+    def coverage(self) -> Coverage:
+        """How much of the edition in force each Italian text covers (what the home page states)."""
+        rules = [r for n in self.numbers if (r := self.rules[n]).en is not None and not r.is_heading]
+        translated = [r for r in rules if r.tr is not None]
+        return Coverage(
+            rules=len(rules),
+            translated=len(translated),
+            translated_current=sum(1 for r in translated if r.tr.current),
+            community_sections=len(self.italian_sections),
+            community_rules=sum(1 for r in rules if r.it is not None),
+            community_current=sum(1 for r in rules if r.it is not None and not r.community_outdated),
+        )
 
     def has_italian(self, number: str) -> bool:
         rule = self.rules.get(number)

@@ -10,39 +10,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.corpus.turn_names import FIRST_MAIN, SECOND_MAIN, turn_name
+
 
 @dataclass(frozen=True)
 class StepDef:
     name: str
     phase: str
-    label: str            # Italian
+    label: str            # Italian, from the terminology table (judge/corpus/turn_names.py)
     order_rule: str       # the rule that puts this step in the turn
     tbas: tuple[str, ...]
     priority: str | None  # rule giving priority; None for untap (502.4) and cleanup (514.3)
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("untap", "beginning", "sottofase di STAP", "501.1",
+    StepDef("untap", "beginning", turn_name("untap step"), "501.1",
             ("703.4a", "703.4b", "703.4c"), None),
-    StepDef("upkeep", "beginning", "sottofase di mantenimento", "501.1", (), "503.1"),
-    StepDef("draw", "beginning", "sottofase di acquisizione", "501.1", ("703.4d",), "504.2"),
-    StepDef("precombat_main", "precombat_main", "prima fase principale", "505.1",
+    StepDef("upkeep", "beginning", turn_name("upkeep step"), "501.1", (), "503.1"),
+    StepDef("draw", "beginning", turn_name("draw step"), "501.1", ("703.4d",), "504.2"),
+    StepDef("precombat_main", "precombat_main", turn_name(FIRST_MAIN), "505.1",
             ("703.4e", "703.4f", "703.4g"), "505.6"),
-    StepDef("beginning_of_combat", "combat", "sottofase di inizio combattimento", "506.1",
+    StepDef("beginning_of_combat", "combat", turn_name("beginning of combat step"), "506.1",
             ("703.4h",), "507.2"),
-    StepDef("declare_attackers", "combat", "sottofase di dichiarazione degli attaccanti", "506.1",
+    StepDef("declare_attackers", "combat", turn_name("declare attackers step"), "506.1",
             ("703.4i",), "508.2"),
-    StepDef("declare_blockers", "combat", "sottofase di dichiarazione dei bloccanti", "506.1",
+    StepDef("declare_blockers", "combat", turn_name("declare blockers step"), "506.1",
             ("703.4j",), "509.2"),
     StepDef("first_strike_damage", "combat",
-            "sottofase del danno da combattimento di attacco improvviso", "510.4",
+            turn_name("combat damage step") + " di attacco improvviso", "510.4",
             ("703.4k", "703.4m"), "510.3"),
-    StepDef("combat_damage", "combat", "sottofase del danno da combattimento", "506.1",
+    StepDef("combat_damage", "combat", turn_name("combat damage step"), "506.1",
             ("703.4k", "703.4m"), "510.3"),
-    StepDef("end_of_combat", "combat", "sottofase di fine combattimento", "506.1", (), "511.1"),
-    StepDef("postcombat_main", "postcombat_main", "seconda fase principale", "505.1", (), "505.6"),
-    StepDef("end", "ending", "sottofase finale", "512.1", (), "513.1"),
-    StepDef("cleanup", "ending", "sottofase di cancellazione", "512.1", ("703.4n", "703.4p"), None),
+    StepDef("end_of_combat", "combat", turn_name("end of combat step"), "506.1", (), "511.1"),
+    StepDef("postcombat_main", "postcombat_main", turn_name(SECOND_MAIN), "505.1", (), "505.6"),
+    StepDef("end", "ending", turn_name("end step"), "512.1", (), "513.1"),
+    StepDef("cleanup", "ending", turn_name("cleanup step"), "512.1", ("703.4n", "703.4p"), None),
 )
 
 STEP_NAMES: tuple[str, ...] = tuple(s.name for s in STEPS)

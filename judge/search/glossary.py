@@ -219,6 +219,10 @@ class Glossary:
         seen = {j for js in self._jargon.values() for j in js}
         return sorted(seen, key=lambda j: (fold(j.term), j.meaning))
 
+    def surface_terms(self) -> dict[tuple[str, ...], set[int]]:
+        """Every term as typed (folded words) -> its concepts (the offline index carries them)."""
+        return self._surface
+
     def lookup(self, lang: str, stems: tuple[str, ...]) -> set[int]:
         return self._index.get((lang, stems), set())
 

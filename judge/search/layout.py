@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from judge.corpus.model import is_name_only
+from judge.search.analysis import words
+
 ITALIAN_BOOST = 1.5
 MAX_FILTER_BYTES = 1024 * 1024  # masks of the filter combinations asked for (language x chapter x section)
 
@@ -31,6 +34,19 @@ class Layout:
             (self.doc_it if self.lang[d] == "it" else self.doc_en)[self.rule_of[d]] = d
         self._filters: dict[tuple, np.ndarray] = {}
         self.n = n
+        # Rules whose text is only a name, such as 702.19 «Travolgere»: they rank below the rules that
+        # answer (query.py, W_HEADING_ONLY). Sections and chapters keep their score: a topic's section
+        # is a fair answer to a question about the topic.
+        self.heading_only = np.array([f.get("kind") not in ("capitolo", "sezione") and is_name_only(f.get("text", ""))
+                                      for f in stored], dtype=bool)
+        # Name-only documents by their name as words ("travolgere"): typing the name asks for that rule.
+        self.named: dict[str, list[int]] = {}
+        for d in np.flatnonzero(self.heading_only):
+            self.named.setdefault(" ".join(words(stored[d].get("text", ""))), []).append(int(d))
+        # Per rule number, its documents (an Italian and an English one, at most).
+        self.docs_of: dict[str, list[int]] = {}
+        for d, f in enumerate(stored):
+            self.docs_of.setdefault(f.get("number", ""), []).append(d)
 
     def filter(self, lang: str, chapter: str | None, section: str | None) -> np.ndarray:
         """Documents allowed by the search filters (language, chapter, section)."""

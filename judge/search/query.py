@@ -15,8 +15,12 @@ Pipeline:
    searched in both languages.
 6. Score with BM25F over the rule text, its context (section title, parent rule), the CR
    glossary terms pointing to it, and its examples; then rerank by how many of the query's
-   units a document matches (all words beat some words), prefer Italian documents, and
-   collapse to one result per rule (Italian text where it matched).
+   units a document matches (all words beat some words), prefer Italian documents, put rules that
+   are only a name below the rules that answer, lead the words the analytic indexes and the jargon
+   tie to rules to those rules (judge/search/headwords.py), and collapse to one result per rule
+   (Italian text where it matched).
+7. Above the results: a quick answer from the analytic indexes and the meanings of a word that
+   has two (judge/search/answers.py).
 """
 
 from __future__ import annotations
@@ -37,8 +41,11 @@ from judge import build_cache
 from judge.lru import ByteLRU, text_size
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
-from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, term_set, words
+from judge.corpus.turn_names import section_name
+from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
+from judge.search.answers import ambiguous_words, best_entry, quick_answer
 from judge.search.glossary import Glossary, get_glossary
+from judge.search.headwords import Headwords
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.arrays import load as load_arrays
@@ -75,6 +82,12 @@ W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
+# A query unit that is an analytic index headword or a jargon term leads to the rules under it
+# (judge/search/headwords.py): score × (1 + W_HEADWORD × weight). Chosen on the tuning half.
+W_HEADWORD = 1.0
+# A rule whose text is only a name (702.19 «Travolgere») answers no question: its score counts this
+# much, unless the query is that name. Chosen on the tuning half.
+W_HEADING_ONLY = 0.6
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -143,6 +156,9 @@ class Engine:
         self.layout = Layout(self.scorer.stored)
         self.glossary: Glossary = get_glossary(corpus=corpus)
         self.speller = self._speller()
+        self.headwords = Headwords.build(corpus, self.glossary)
+        self.heading_factor = np.where(self.layout.heading_only, np.float32(W_HEADING_ONLY),
+                                       np.float32(1.0)).astype(np.float32)
         self.known_stems = {
             "it": {t for f in ("body_it", "ctx_it", "alt_it", "title_it", "index_it") for t in self.scorer.terms(f)},
             "en": {t for f in ("body_en", "ctx_en", "terms_en", "title_en", "index_en") for t in self.scorer.terms(f)},
@@ -428,6 +444,7 @@ class Engine:
                                     "richieste): risultati con le stesse parole, senza vincoli.")
         result.corrections = corrections
         result.jargon = self.glossary.jargon([u.label.strip('"') for u in positive_units])
+        result.ambiguous = ambiguous_words(text)
         suggestion_words = []
         changed = False
         for w in words(text):
@@ -454,7 +471,13 @@ class Engine:
             score = raw * (0.15 + 0.85 * cov * cov)
         else:
             score = raw.copy()
-        score *= self.layout.language_boost
+        named = self.layout.named.get(" ".join(words(text)))
+        score *= self.layout.language_boost * self._heading_factor(named)
+        # A query that is a rule's name («Travolgere») leads to that rule and its definition, as the
+        # title field makes it; the rules under the same headword come after them.
+        boost = None if named else self._headword_boost(positive_units)
+        if boost is not None:
+            score *= boost
         ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
@@ -464,18 +487,52 @@ class Engine:
         asked = (stems, positive_units, typed)
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
+        if page == 1 and result.hits:
+            units = [u for u in positive_units if u.label]
+            result.answer = quick_answer(result.hits[0], len(units), self.headword_rules(units))
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
 
+    def _heading_factor(self, named: list[int] | None) -> np.ndarray:
+        """W_HEADING_ONLY on rules that are only a name, unless the query is that name (``named``: its
+        documents; «travolgere» asks for 702.19 Travolgere, «tocco letale e travolgere» for the rules
+        that answer)."""
+        if not named:
+            return self.heading_factor
+        factor = self.heading_factor.copy()
+        factor[named] = 1.0
+        return factor
+
+    def headword_rules(self, units: list[Unit]) -> dict[str, float]:
+        """Rules the query's units name as headwords or jargon, with their mean weight over the units."""
+        labels = [u.label.strip('"') for u in units if u.label]
+        acc: dict[str, float] = {}
+        for label in labels:
+            for n, w in self.headwords.rules_for(label).items():
+                acc[n] = acc.get(n, 0.0) + w
+        return {n: w / len(labels) for n, w in acc.items()}
+
+    def _headword_boost(self, units: list[Unit]) -> np.ndarray | None:
+        found = self.headword_rules(units) if W_HEADWORD else {}
+        if not found:
+            return None
+        factor = np.ones(self.scorer.n, dtype=np.float32)
+        for n, w in found.items():
+            for d in self.layout.docs_of.get(n, ()):
+                factor[d] = 1.0 + W_HEADWORD * w
+        return factor
+
     # -- hits -------------------------------------------------------------------------------------------
     def _section_title(self, number: str) -> str:
-        """The section's title as the breadcrumbs show it: Italian where there is one."""
+        """The section's title as the breadcrumbs show it: Italian where there is one, a phase or
+        step by the name the whole site uses (judge/corpus/turn_names.py)."""
         title = self._titles.get(number)
         if title is None:
             sec = self.corpus.section_of(number) or self.corpus.get(number)
             t = sec.best if sec is not None else None
-            title = self._titles[number] = t.text if t else ""
+            title = section_name(sec.number) if sec is not None and sec.kind == "sezione" else None
+            title = self._titles[number] = title or (t.text if t else "")
         return title
 
     def _direct_hit(self, number: str, lang: str) -> Hit | None:
@@ -500,30 +557,13 @@ class Engine:
             version=t.version,
             score=1.0,
             layer=layer_of(t),
+            label=t.label,
         )
-
-    def _index_entry(self, number: str, stems: dict[str, set[str]], units: list[Unit],
-                     typed: dict[str, set[str]]) -> tuple[str, str, str]:
-        """The rule's analytic index entry (text, HTML, language), in either language, that matches the most of what the user
-        asked for (units, not stems: synonyms in the other language must not count twice), then the
-        most of the words as typed (``typed``: their stems in each language; an English query shows
-        the English entry), then the most stems; none matching none."""
-        best, best_lang, best_key = None, "it", (0, 0, 0)
-        for lang, index in self.corpus.analytic_indexes.items():
-            for e in index.for_rule(number):
-                shared = stems[lang] & term_set(e.text, lang)
-                if not shared:  # most entries of a hit: nothing to weigh
-                    continue
-                key = (sum(1 for u in units if not u.stems[lang].isdisjoint(shared)),
-                       len(typed[lang] & shared), len(shared))
-                if key > best_key:
-                    best, best_lang, best_key = e.text, lang, key
-        return (*make_snippet(best, best_lang, stems[best_lang]), best_lang) if best else ("", "", "")
 
     def _hit(self, f: dict, score: float, stems: dict[str, set[str]], units: list[Unit],
              typed: dict[str, set[str]]) -> Hit:
         snippet, snippet_html = make_snippet(f["text"], f["lang"], stems[f["lang"]])
-        entry, entry_html, entry_lang = self._index_entry(f["number"], stems, units, typed)
+        entry = best_entry(self.corpus, f["number"], stems, units, typed)
         return Hit(
             number=f["number"],
             lang=f["lang"],
@@ -536,7 +576,14 @@ class Engine:
             version=f["version"],
             score=score,
             layer=f.get("layer", ""),
-            index_entry=entry,
-            index_entry_html=entry_html,
-            index_entry_lang=entry_lang,
+            index_entry=entry.text,
+            index_entry_html=entry.html,
+            index_entry_lang=entry.lang,
+            index_entry_units=entry.units,
+            label=self._label(f["number"], f["lang"]),
         )
+
+    def _label(self, number: str, lang: str) -> str:
+        """The label of the text a hit shows (the index stores the text, the corpus knows its layer and date)."""
+        t = shown_text(self.corpus.get(number), lang)
+        return t.label if t is not None else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from judge.search.answers import Ambiguous, QuickAnswer
 from judge.search.glossary import Jargon
 
 
@@ -26,6 +27,8 @@ class Hit:
     index_entry: str = ""
     index_entry_html: str = ""
     index_entry_lang: str = ""  # "it" or "en": which analytic index it comes from
+    label: str = ""  # «Traduzione del progetto · 19 giugno 2026»: the text's label, as on every page
+    index_entry_units: int = 0  # how many of the query's units the index entry holds
 
     @property
     def url(self) -> str:
@@ -41,6 +44,7 @@ class Hit:
             "snippet_html": self.snippet_html,
             "version": self.version,
             "layer": self.layer,
+            "label": self.label,
             "url": self.url,
             "score": round(self.score, 4),
             "indice": self.index_entry or None,
@@ -61,6 +65,8 @@ class SearchResult:
     nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
     notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
     jargon: list[Jargon] = field(default_factory=list)  # what the jargon in the query means ("fizzle")
+    answer: QuickAnswer | None = None  # an analytic index entry that answers the question (answers.py)
+    ambiguous: list[Ambiguous] = field(default_factory=list)  # words with two meanings («livello»)
 
     @property
     def pages(self) -> int:
@@ -80,4 +86,6 @@ class SearchResult:
             "vicine": self.nearest,
             "note": self.notes,
             "gergo": [j.as_json() for j in self.jargon],
+            "risposta": self.answer.as_json() if self.answer else None,
+            "significati": [a.as_json() for a in self.ambiguous],
         }

@@ -55,7 +55,8 @@ def warm_up(app: Flask) -> list[str]:
     from judge.corpus import load_corpus
     from judge.web.simulator.store import store_for
 
-    corpus_findings(load_corpus())
+    corpus = load_corpus()
+    corpus_findings(corpus)
     hook = app.extensions.get("judge.warm_up")
     if hook:
         try:
@@ -65,6 +66,10 @@ def warm_up(app: Flask) -> list[str]:
                 f"L'indice di ricerca non si può costruire in {app.instance_path} ({e.strerror or e}, "
                 f"{e.filename or ''}): la cartella dell'istanza deve essere scrivibile almeno finché "
                 "l'indice non è pronto. Scegli un'altra cartella con --instance.") from None
+    if "offline.data" in app.view_functions:  # the offline copy's files, built beside the server
+        from judge.web.offline import build_in_background
+
+        build_in_background(app.instance_path, corpus)
     store = store_for(app)
     gc.collect()
     gc.freeze()

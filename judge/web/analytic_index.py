@@ -37,16 +37,32 @@ def matching(index: AnalyticIndex, query: str) -> list[Entry]:
     return [e for e in index.entries if wanted <= term_set(e.text, index.lang)]
 
 
-def grouped(entries: list[Entry]) -> list[dict]:
-    """Headwords in dictionary order with their letter and anchor, doubts in dictionary order."""
+def grouped(entries: list[Entry], query: str = "", lang: str = "it") -> list[dict]:
+    """Headwords in dictionary order with their letter and anchor, doubts in dictionary order. For a
+    search (``query``), the headword written as typed comes first, then those with the same stems
+    («danni» finds the headword «danno»), then the others."""
     groups: dict[str, list[Entry]] = {}
     for e in entries:
         groups.setdefault(e.heading, []).append(e)
+    typed, stems = sort_key(" ".join(query.split())), terms(query, lang) if query else []
+
+    def rank(h: str) -> int:
+        if not query:
+            return 0
+        if sort_key(h) == typed:
+            return 0
+        return 1 if terms(h, lang) == stems else 2
+
     return [
         {"heading": h, "letter": initial(h), "anchor": anchor(h),
          "entries": sorted(groups[h], key=lambda e: sort_key(e.topic))}
-        for h in sorted(groups, key=lambda h: (sort_key(h), h))
+        for h in sorted(groups, key=lambda h: (rank(h), sort_key(h), h))
     ]
+
+
+def index_letters(index: AnalyticIndex) -> list[str]:
+    """The letters an index's pages go by (one page each)."""
+    return list(dict.fromkeys(h["letter"] for h in grouped(index.entries)))
 
 
 def selected(corpus) -> tuple[str, str, AnalyticIndex, list[Entry]]:
@@ -70,8 +86,8 @@ def entry_url(heading: str, lang: str = "it") -> str:
 def indice_analitico():
     corpus = load_corpus()
     lang, q, index, entries = selected(corpus)
-    headings = grouped(entries)
-    letters = list(dict.fromkeys(h["letter"] for h in grouped(index.entries)))
+    headings = grouped(entries, q, lang)
+    letters = index_letters(index)
     letter = None
     if not q:
         # One letter at a time: the whole Italian index is 420 KB.

@@ -17,7 +17,7 @@ from judge.web import card_links, render
 from judge.web.analytic_index import selected
 from judge.web.cache import cached
 from judge.web.errors import error_response
-from judge.web.linker import MAX_LINKER_CHARS, link_report, too_long_message
+from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, link_report, too_long_message
 from judge.corpus.pinned import resolve
 from judge.engine.validation import json_depth
 from judge.store.documents import lone_surrogate, surrogate_message
@@ -198,6 +198,8 @@ def collega():
         ],
         "unknown": report.unknown,
         "notices": report.notices,
+        "markdown": as_markdown(report),  # the text with its citations as links, ready to paste
+        "html": as_html(report),
         "limit": MAX_LINKER_CHARS,
     })
 

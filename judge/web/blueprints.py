@@ -16,6 +16,9 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.api import bp as api_bp
     from judge.web.linker import bp as linker_bp
     from judge.web.rules import bp as rules_bp
+    from judge.web.previews import bp as previews_bp
+    from judge.web.offline import bp as offline_bp
+    from judge.web.embed import bp as embed_bp
 
     app.register_blueprint(rules_bp)
     app.register_blueprint(index_bp)
@@ -23,6 +26,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(linker_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(health_bp)
+    app.register_blueprint(previews_bp)
+    app.register_blueprint(offline_bp)
+    app.register_blueprint(embed_bp)
 
     from judge.web.simulator import bp as scenario_bp
 

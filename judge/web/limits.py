@@ -44,7 +44,9 @@ LIMITED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "search.cerca": ("ricerche", None),
     "search.api_cerca": ("ricerche", None),
     "linker.collega": ("ricerche", None),
+    "linker.collega_link": ("scritture", None),             # a shared text is a saved document
     "api.collega": ("ricerche", None),
+    "embed.citazioni": ("ricerche", None),                 # the embed script links other sites' pages
 }
 
 WHAT = {"scritture": "salvataggi", "ricerche": "ricerche e collegamenti di citazioni"}

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import escape
 
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
@@ -81,9 +82,47 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
     return report
 
 
+def as_markdown(report: LinkReport) -> str:
+    """The text with each citation a Markdown link to its rule (the rest as it was written)."""
+    out, pos = [], 0
+    for span in report.spans:
+        if not span["url"]:
+            continue
+        label = report.text[span["start"]:span["end"]].replace("[", "\\[").replace("]", "\\]")
+        out += [report.text[pos:span["start"]], f"[{label}]({span['url']})"]
+        pos = span["end"]
+    out.append(report.text[pos:])
+    return "".join(out)
+
+
+def as_html(report: LinkReport) -> str:
+    """The text as HTML (escaped, line breaks kept) with each citation a link to its rule."""
+    out, pos = [], 0
+    for span in report.spans:
+        if not span["url"]:
+            continue
+        label = escape(report.text[span["start"]:span["end"]])
+        out += [str(escape(report.text[pos:span["start"]])), f'<a href="{escape(span["url"])}">{label}</a>']
+        pos = span["end"]
+    out.append(str(escape(report.text[pos:])))
+    return "".join(out).replace("\n", "<br>\n")
+
+
 def _page(corpus: Corpus, status: int = 200, **values):
-    values = {"text": "", "report": None, "error": None, "edition": None, "cards": [], **values}
+    values = {"text": "", "report": None, "error": None, "edition": None, "short": None, "cards": [], **values}
+    report = values["report"]
+    if report is not None:
+        values.setdefault("markdown", as_markdown(report))
+        values.setdefault("html_copy", as_html(report))
     return render_template("collega.html", corpus=corpus, limit=MAX_LINKER_CHARS, **values), status
+
+
+def _result(corpus: Corpus, text: str, edition: Edition | None, short: str | None = None):
+    """The linked text, its citations and the cards it names in double square brackets."""
+    report = link_report(text, corpus, external=True, edition=edition)
+    cards = card_links.mentions(text)
+    return _page(corpus, text=text, report=report, edition=edition, short=short, cards=cards,
+                 linked=card_links.link_text(text, corpus, edition=edition, found=cards))
 
 
 @bp.errorhandler(CsrfError)
@@ -111,7 +150,51 @@ def collega():
         return _page(corpus, 413, text=text, edition=edition, error=too_long_message(len(text)))
     if not text.strip():
         return _page(corpus, 400, edition=edition, error=EMPTY_MESSAGE)
-    report = link_report(text, corpus, edition=edition)
-    cards = card_links.mentions(text)
-    return _page(corpus, text=text, report=report, edition=edition, cards=cards,
-                 linked=card_links.link_text(text, corpus, edition=edition, found=cards))
+    return _result(corpus, text, edition)
+
+
+# A shared result is a document of the simulator's content-addressed store (kind "collega"):
+# the same text and edition always give the same short link, and a link never changes meaning.
+SHARED_KIND = "collega"
+
+
+def _store():
+    from judge.web.simulator.store import store_for
+
+    return store_for(current_app)
+
+
+@bp.post("/collega/link")
+def collega_link():
+    """Save the text and its edition, and go to its short link (/c/<id>)."""
+    corpus = load_corpus()
+    edition, status, message = read_edition(corpus, request.form.get("edizione"))
+    text = request.form.get("testo", "")
+    if message:
+        return _page(corpus, status, text=text, error=message)
+    if len(text) > MAX_LINKER_CHARS:
+        return _page(corpus, 413, text=text, edition=edition, error=too_long_message(len(text)))
+    if not text.strip():
+        return _page(corpus, 400, edition=edition, error=EMPTY_MESSAGE)
+    ident = _store().save({"testo": text, "edizione": edition.id if edition else None}, SHARED_KIND)
+    return redirect(url_for("linker.shared", ident=ident) + "#risultato", code=303)
+
+
+@bp.get("/c/<ident>")
+def shared(ident: str):
+    corpus = load_corpus()
+    from judge.web.simulator.store import CorruptDocument, StoreError
+
+    try:
+        found = _store().load(ident)
+    except (StoreError, CorruptDocument):
+        found = None
+    if found is None or found[0] != SHARED_KIND or not isinstance(found[1], dict):
+        return _page(corpus, 404, error=f"Nessun testo condiviso con l'indirizzo «{ident[:40]}»: "
+                                        "controlla il link, o incolla di nuovo il testo.")
+    doc = found[1]
+    edition, _, message = read_edition(corpus, doc.get("edizione"))
+    if message:  # an edition no longer loaded: read it in the edition in force, and say so
+        edition = None
+    return _result(corpus, str(doc.get("testo", "")), edition,
+                   short=url_for("linker.shared", ident=ident, _external=True))

@@ -15,7 +15,9 @@ from markupsafe import Markup, escape
 
 from judge.corpus.citations import Citation, find_citations
 from judge.corpus import Corpus, Rule, italian_date, load_corpus
+from judge.corpus.model import is_name_only
 from judge.corpus.pinned import known, resolve
+from judge.corpus.turn_names import section_name
 from judge.corpus.rules_en import Edition
 
 KIND_LABELS = {
@@ -52,8 +54,52 @@ def rule_title(rule: Rule) -> str:
     """"Regola 703.4d", "Sezione 703 · Azioni basate sul turno", "Capitolo 7 · Regole aggiuntive"."""
     label = f"{KIND_LABELS[rule.kind]} {rule.number}"
     if rule.is_heading and rule.best:
-        return f"{label} · {rule.best.text}"
+        return f"{label} · {heading_name(rule)}"
     return label
+
+
+def heading_name(rule: Rule) -> str:
+    """A chapter's or section's Italian name: for a phase or step, the name the whole site uses
+    (judge/corpus/turn_names.py); otherwise its title as the corpus shows it."""
+    if rule.kind == "sezione":
+        name = section_name(rule.number)
+        if name:
+            return name
+    return rule.best.text if rule.best else ""
+
+
+def rule_name(rule: Rule, corpus: Corpus | None = None) -> str:
+    """What a rule is called: its own text when that is a name (702.19 «Travolgere»), else the name
+    of the nearest rule above it that has one (702.19b «Travolgere»), else its section's name
+    (704.5a «Azioni generate dallo stato»)."""
+    corpus = corpus or load_corpus()
+    r: Rule | None = rule
+    while r is not None and not r.is_heading:
+        if r.italian and is_name_only(r.italian.text):
+            return r.italian.text.strip()
+        r = corpus.get(r.parent) if r.parent else None
+    if r is None:
+        return ""
+    return heading_name(r)
+
+
+def rule_heading(rule: Rule, corpus: Corpus | None = None) -> str:
+    """«702.19 Travolgere», «704.5a Azioni generate dallo stato», «508. Sottofase di dichiarazione
+    degli attaccanti», «Capitolo 7 · Regole aggiuntive»: a rule page's title."""
+    if rule.kind == "capitolo":
+        return f"Capitolo {rule.number} · {heading_name(rule)}"
+    if rule.kind == "sezione":
+        return f"{rule.number}. {heading_name(rule)}"
+    name = rule_name(rule, corpus)
+    return f"{rule.number} {name}" if name else f"Regola {rule.number}"
+
+
+LAYER_CLASSES = {"ufficiale": "strato-ufficiale", "traduzione": "strato-traduzione", "comunità": "strato-comunita"}
+
+
+def layer_class(layer: str | None) -> str:
+    """The CSS class of a text's label: the same colour for the same text on every page."""
+    return LAYER_CLASSES.get(layer or "", "strato-ufficiale")
 
 
 def date_it(value: dt.date | None) -> str:
@@ -184,6 +230,10 @@ def init_app(app) -> None:
     )
     app.add_template_filter(date_it, "data_it")
     app.add_template_filter(rule_title, "titolo_regola")
+    app.add_template_filter(heading_name, "nome_titolo")
+    app.add_template_filter(layer_class, "classe_strato")
+    app.add_template_filter(rule_heading, "intestazione_regola")
+    app.add_template_filter(rule_name, "nome_regola")
     app.add_template_filter(word_diff_html, "diff_parole")
     app.add_template_global(rule_url, "rule_url")
 

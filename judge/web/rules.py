@@ -93,7 +93,7 @@ def translation_payload(text) -> dict | None:
     if text is None:
         return None
     return {"lang": "it", "text": text.text, "examples": list(text.examples), "edition": text.edition,
-            "current": text.current, "version": text.version}
+            "current": text.current, "version": text.version, "layer": text.layer, "label": text.label}
 
 
 def text_payload(text) -> dict | None:
@@ -106,6 +106,8 @@ def text_payload(text) -> dict | None:
         "version": text.version,
         "date": text.date.isoformat() if text.date else None,
         "source": text.source,
+        "layer": text.layer,  # "ufficiale", "traduzione" or "comunità"
+        "label": text.label,  # «Inglese ufficiale · 25 settembre 2026», as every page writes it
     }
 
 
@@ -397,6 +399,11 @@ def glossary_entries(corpus: Corpus) -> list[dict]:
     return entries
 
 
+def glossary_letters(entries: list[dict]) -> list[str]:
+    """The letters the glossary's pages go by (one page each)."""
+    return list(dict.fromkeys(e["letter"] for e in entries))
+
+
 @bp.get("/glossario")
 @cached
 def glossario():
@@ -408,7 +415,7 @@ def glossario():
     from judge.search.glossary import get_glossary
 
     search_glossary = get_glossary(corpus=corpus)
-    letters = list(dict.fromkeys(e["letter"] for e in entries))
+    letters = glossary_letters(entries)
     letter = None
     if q:
         entries = glossary_search.search_entries(entries, q, search_glossary)

@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from judge.corpus.turn_names import FIRST_MAIN, SECOND_MAIN, capital, turn_name
+
+
+def name(term: str) -> str:
+    """A phase or step as the whole site names it (the terminology table, judge/corpus/turn_names.py)."""
+    return capital(turn_name(term))
+
 
 @dataclass(frozen=True)
 class Step:
@@ -33,11 +40,11 @@ class Phase:
 
 PHASES: tuple[Phase, ...] = (
     Phase(
-        "Fase iniziale", "Beginning phase", "501",
+        name("beginning phase"), "Beginning phase", "501",
         summary="Tre sottofasi, in quest'ordine: STAP, mantenimento, acquisizione (regola 501.1).",
         steps=(
             Step(
-                "Sottofase di STAP", "Untap step", "502",
+                name("untap step"), "Untap step", "502",
                 automatic=(
                     "I permanenti con fase del giocatore attivo scompaiono e quelli fuori fase ricompaiono (regola 502.1).",
                     "Se è giorno e nel turno precedente il giocatore attivo non ha lanciato magie, diventa notte; "
@@ -48,7 +55,7 @@ PHASES: tuple[Phase, ...] = (
                 "in questa sottofase aspettano il mantenimento (regola 502.4).",
             ),
             Step(
-                "Sottofase di mantenimento", "Upkeep step", "503",
+                name("upkeep step"), "Upkeep step", "503",
                 automatic=(
                     "Nessuna azione generata dal turno (regola 503.1).",
                     "Le abilità innescate durante la STAP e quelle «all'inizio del tuo mantenimento» vanno in pila "
@@ -57,7 +64,7 @@ PHASES: tuple[Phase, ...] = (
                 priority="Il giocatore attivo riceve priorità (regola 503.1): istantanei e abilità attivate.",
             ),
             Step(
-                "Sottofase di acquisizione", "Draw step", "504",
+                name("draw step"), "Draw step", "504",
                 automatic=("Il giocatore attivo pesca una carta (regola 504.1).",),
                 priority="Poi il giocatore attivo riceve priorità (regola 504.2).",
                 notes=(
@@ -68,11 +75,11 @@ PHASES: tuple[Phase, ...] = (
         ),
     ),
     Phase(
-        "Prima fase principale", "Precombat main phase", "505",
+        name(FIRST_MAIN), "Precombat main phase", "505",
         summary="La fase principale non ha sottofasi (regola 505.2).",
         steps=(
             Step(
-                "Fase principale pre-combattimento", "Precombat main phase", "505",
+                name(FIRST_MAIN), "Precombat main phase", "505",
                 automatic=(
                     "In una partita Archenemy, l'archenemy mette in moto il primo intrigo (regola 505.3).",
                     "Il giocatore attivo mette un segnalino sapere su ogni sua Saga (regola 505.4).",
@@ -89,12 +96,12 @@ PHASES: tuple[Phase, ...] = (
         ),
     ),
     Phase(
-        "Fase di combattimento", "Combat phase", "506",
+        name("combat phase"), "Combat phase", "506",
         summary="Cinque sottofasi: inizio combattimento, dichiarazione degli attaccanti, dichiarazione dei "
         "bloccanti, danno da combattimento, fine combattimento (regola 506.1).",
         steps=(
             Step(
-                "Sottofase di inizio combattimento", "Beginning of combat step", "507",
+                name("beginning of combat step"), "Beginning of combat step", "507",
                 automatic=(
                     "Nelle partite multigiocatore in cui non tutti gli avversari sono in difesa, il giocatore attivo "
                     "sceglie il giocatore in difesa (regola 507.1).",
@@ -102,7 +109,7 @@ PHASES: tuple[Phase, ...] = (
                 priority="Il giocatore attivo riceve priorità (regola 507.2).",
             ),
             Step(
-                "Sottofase di dichiarazione degli attaccanti", "Declare attackers step", "508",
+                name("declare attackers step"), "Declare attackers step", "508",
                 automatic=(
                     "Il giocatore attivo dichiara gli attaccanti (regola 508.1): creature STAPpate, con rapidità "
                     "o controllate ininterrottamente dall'inizio del suo turno (regole 508.1a e 302.6).",
@@ -116,7 +123,7 @@ PHASES: tuple[Phase, ...] = (
                 ),
             ),
             Step(
-                "Sottofase di dichiarazione dei bloccanti", "Declare blockers step", "509",
+                name("declare blockers step"), "Declare blockers step", "509",
                 automatic=(
                     "Il giocatore in difesa dichiara i bloccanti (regola 509.1): creature STAPpate, ognuna "
                     "normalmente blocca un solo attaccante, più creature possono bloccare lo stesso attaccante "
@@ -127,7 +134,7 @@ PHASES: tuple[Phase, ...] = (
                 priority="Poi il giocatore attivo riceve priorità (regola 509.2).",
             ),
             Step(
-                "Sottofase di danno da combattimento", "Combat damage step", "510",
+                name("combat damage step"), "Combat damage step", "510",
                 automatic=(
                     "I giocatori assegnano il danno da combattimento delle proprie creature, pari alla forza "
                     "(regole 510.1 e 510.1a).",
@@ -141,7 +148,7 @@ PHASES: tuple[Phase, ...] = (
                 ),
             ),
             Step(
-                "Sottofase di fine combattimento", "End of combat step", "511",
+                name("end of combat step"), "End of combat step", "511",
                 automatic=(
                     "Si innescano le abilità «alla fine del combattimento» (regola 511.2).",
                     "Quando la sottofase termina, tutte le creature, le battaglie e i planeswalker sono rimossi "
@@ -152,21 +159,21 @@ PHASES: tuple[Phase, ...] = (
         ),
     ),
     Phase(
-        "Seconda fase principale", "Postcombat main phase", "505",
-        summary="Come la prima fase principale per magie, terre e priorità (regole 505.1 e 505.6); Saga, intrighi e "
+        name(SECOND_MAIN), "Postcombat main phase", "505",
+        summary="Come la fase principale pre-combattimento per magie, terre e priorità (regole 505.1 e 505.6); Saga, intrighi e "
         "Attraction avanzano solo nella fase principale pre-combattimento (regole 505.3, 505.4 e 505.5).",
     ),
     Phase(
-        "Fase finale", "Ending phase", "512",
+        name("ending phase"), "Ending phase", "512",
         summary="Due sottofasi: finale e cancellazione (regola 512.1).",
         steps=(
             Step(
-                "Sottofase finale", "End step", "513",
+                name("end step"), "End step", "513",
                 automatic=("Si innescano le abilità «all'inizio della sottofase finale» (regole 513.1a e 513.2).",),
                 priority="Nessuna azione generata dal turno; il giocatore attivo riceve priorità (regola 513.1).",
             ),
             Step(
-                "Sottofase di cancellazione", "Cleanup step", "514",
+                name("cleanup step"), "Cleanup step", "514",
                 automatic=(
                     "Il giocatore attivo scarta fino al numero massimo di carte in mano, normalmente sette "
                     "(regole 514.1 e 402.2).",

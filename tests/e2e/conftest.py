@@ -49,3 +49,29 @@ def page(browser, base_url):
 def screenshots():
     OUTPUT.mkdir(parents=True, exist_ok=True)
     return OUTPUT
+
+
+# The two sizes every issue-27 test runs at: a phone held upright and a desktop window.
+SIZES = {
+    "telefono": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}
+
+
+@pytest.fixture(params=list(SIZES))
+def screen(request, browser, base_url):
+    """A page at 390×844 (touch) or 1280×900; ``screen.size`` says which, ``screen.phone`` whether touch."""
+    context = browser.new_context(base_url=base_url, locale="it-IT", **SIZES[request.param])
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.console_errors = errors
+    pg.size = request.param
+    pg.phone = request.param == "telefono"
+    pg.height = SIZES[request.param]["viewport"]["height"]
+    pg.width = SIZES[request.param]["viewport"]["width"]
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -104,7 +104,7 @@ def test_build_step_decide_share(page, server, browser, shots):
     # the rule's text on hover
     link = entry.locator("a.sc-rule", has_text="514.1")
     link.hover()
-    pop = page.locator("#sc-pop")
+    pop = page.locator("#judge-anteprima")
     expect(pop).to_be_visible()
     expect(pop).to_contain_text("Regola 514.1")
     expect(pop).to_contain_text("scarta")
@@ -161,7 +161,7 @@ def test_library_scenario_legend_rule_and_tap_on_a_rule(page, server, browser, s
     p.goto(page.url)
     rule = p.locator(".sc-decision a.sc-rule", has_text="704.5j")
     rule.tap()
-    pop = p.locator("#sc-pop")
+    pop = p.locator("#judge-anteprima")
     expect(pop).to_be_visible()
     expect(pop).to_contain_text("Regola 704.5j")
     expect(p).to_have_url(page.url)

@@ -280,7 +280,7 @@ def test_avanza_fino_a_a_step_the_turn_does_not_have_stops_at_its_end(sim, clien
     stop = state["eventi"][-1]
     assert stop["kind"] == "step_to_stop" and stop["rules"] == ["508.8"]
     html = sim.page(g).replace("&#39;", "'")
-    assert "Avanza fino alla sottofase del danno da combattimento: in questo turno non c'è (508.8)" in \
+    assert "Avanza fino alla sottofase di danno da combattimento: in questo turno non c'è (508.8)" in \
         log_entries(html)[-1]
     md = client.get(g + "/registro.md").get_data(as_text=True)
     assert "ci si ferma alla fine del turno" in md

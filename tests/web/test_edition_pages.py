@@ -46,8 +46,10 @@ def test_every_page_says_the_text_in_force_is_not_verified(client, path):
 
 
 def test_the_english_text_of_a_rule_carries_the_label(client):
-    page = text(client.get("/regole/704.5w").data)
-    assert "Comprehensive Rules, edizione del 25 settembre 2026, in vigore (testo non verificato)" in page
+    body = client.get("/regole/704.5w").get_data(as_text=True)
+    assert 'title="Comprehensive Rules, edizione del 25 settembre 2026, in vigore (testo non verificato)"' in body
+    page = text(body.encode())
+    assert "Inglese ufficiale · 25 settembre 2026 fa fede · testo non verificato rispetto al file ufficiale" in page
 
 
 def test_a_page_of_a_verified_older_edition_says_so(client):

@@ -147,9 +147,10 @@ def test_opensearch(client):
 
 def test_navigation_links(client):
     body = client.get("/").get_data(as_text=True)
-    nav = re.search(r'<nav aria-label="Sezioni del sito">(.*?)</nav>', body, re.S)[1]
+    nav = re.search(r'<nav id="menu-sito" aria-label="Sezioni del sito">(.*?)</nav>', body, re.S)[1]
     for label, href in [("Regolamento", "/"), ("Cerca", "/cerca"), ("Collega", "/collega"), ("Turno", "/turno"),
-                        ("Glossario", "/glossario"), ("Modifiche", "/modifiche")]:
+                        ("Glossario", "/glossario"), ("Modifiche", "/modifiche"),
+                        ("Indice analitico", "/indice-analitico")]:
         assert f'href="{href}"' in nav and label in nav
 
 

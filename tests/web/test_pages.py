@@ -40,8 +40,8 @@ def test_home_lists_chapters_sections_italian_and_edition(client, corpus):
         assert f"/regole/{ch.number}" in links
         for s in corpus.sections(ch.number):
             assert f"/regole/{s.number}" in links
-    for num, sec in corpus.italian_sections.items():
-        assert esc(sec.updated_label) in body
+    for num, sec in corpus.italian_sections.items():  # dates in Italian: «23 novembre 2024»
+        assert f"aggiornato al {italian_date(sec.updated_date)}" in body
     assert italian_date(corpus.in_force.date) in body
     # The search box: a GET form to /cerca with field q and a label.
     assert re.search(r'<form[^>]*method="get"[^>]*action="/cerca"', body)

@@ -78,14 +78,15 @@ def test_outdated_translation_is_flagged_with_english_beside(client):
     assert "Traduzione da aggiornare" in body
     assert "Se un giocatore ha 0 o meno punti vita" in body
     assert "the next time a player would receive priority" in body  # the English in force, beside
-    assert "Inglese (ufficiale)" in body and "Traduzione del progetto" in body
+    assert "Inglese ufficiale ·" in body and "Traduzione del progetto · 19 giugno 2026" in body
 
 
 def test_current_translation_is_labelled_unofficial(client):
     body = html(client, "/regole/704.5b")
-    assert "Traduzione non ufficiale" in body and "prevale il testo inglese ufficiale" in body
+    # The label says which text and which English edition it translates; the note, that it is not official.
+    assert "Traduzione del progetto · 19 giugno 2026" in body and "non ufficiale: prevale l'inglese" in body
     assert "Traduzione da aggiornare" not in body
-    assert "dall&#39;edizione inglese del 19 giugno 2026" in body or "dall'edizione inglese del 19 giugno 2026" in body
+    assert "Traduzione non ufficiale del progetto judge dall&#39;edizione inglese del 19 giugno 2026" in body
 
 
 def test_community_first_translation_one_click_away(client, patched):
@@ -95,7 +96,7 @@ def test_community_first_translation_one_click_away(client, patched):
     assert body.index(translation) < body.index("Testo della comunità (non più allineato") < body.index(community)
     # 703.4d: current community text, no translation: no translation block.
     body = html(client, "/regole/703.4d")
-    assert "Italiano (comunità)" in body and "altro-strato" not in body
+    assert "Testo della comunità ·" in body and "altro-strato" not in body
     assert "Traduzione del progetto" in html(client, "/regole/704.5b")
 
 
@@ -164,6 +165,6 @@ def test_current_community_text_comes_first_with_translation_one_click_away(tmp_
         body = html(app.test_client(), "/regole/101.4a")
     finally:
         mp.undo()
-    community = body.index("Italiano (comunità)")
+    community = body.index("Testo della comunità ·")
     details = body.index('<details class="altro-strato">')
     assert community < details < body.rindex("deve indicare chiaramente")

@@ -24,6 +24,7 @@ from judge.engine import scenario as sc
 from judge.engine.registry import ACTIONS
 from judge.engine import keywords as kw
 from judge.engine.state import CARD_TYPES, MANA, SUPERTYPES, State
+from judge.engine.templates import PLACEHOLDER_CARD
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web.simulator import forms
 
@@ -226,9 +227,11 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     for pl in st.players:
         for z in ("hand", "graveyard", "exile", "command", "library"):
             zone = pl.zone(z)
-            if zone:
-                cards.append((f"{ZONE_LABELS[z]}: {pl.name}",
-                              [Option(c.id, _card_label(c, z, i)) for i, c in enumerate(zone)]))
+            # A library of placeholder cards (templates.py) is 30 identical «Carta»: not worth picking.
+            shown = [Option(c.id, _card_label(c, z, i)) for i, c in enumerate(zone)
+                     if not (z == "library" and _placeholder(c))]
+            if shown:
+                cards.append((f"{ZONE_LABELS[z]}: {pl.name}", shown))
     spells = [Option(i.card.id, i.card.name) for i in reversed(st.stack) if i.card is not None]
     if spells:
         cards.append(("Pila", spells))
@@ -264,6 +267,10 @@ def _stack_label(st: State, item) -> str:
     what = "Magia" if item.kind == "spell" else "Abilità"
     text = item.text if len(item.text) <= 60 else item.text[:57] + "…"
     return f"{what}: {text} ({st.name_of(item.controller)})"
+
+
+def _placeholder(c) -> bool:
+    return c.name == PLACEHOLDER_CARD and not getattr(c, "types", None)
 
 
 def _card_label(c, zone: str, i: int) -> str:

@@ -1,0 +1,151 @@
+"""What the search says above its results: a quick answer from the analytic indexes, and the two
+meanings of a word that has two in the game («livello»: a layer, 613, or a leveler's level, 711).
+
+The quick answer is an analytic index entry that covers every unit of the question on the rule
+ranked first (the entry is the project's, not the rules': the card sends to the rule). The
+meanings come from ``significati.tsv``: the search never picks one for the user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from judge.search.analysis import term_set, words
+from judge.search.snippets import make_snippet, shorten
+
+MEANINGS_FILE = Path(__file__).with_name("significati.tsv")
+
+
+# -- a rule's analytic index entry ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EntryMatch:
+    text: str  # "ETB: how enters-the-battlefield triggers work"
+    html: str  # the same with the query's words marked
+    lang: str  # which index: "it" or "en"
+    units: int  # how many of the query's units it holds
+
+
+NO_ENTRY = EntryMatch("", "", "", 0)
+
+
+def best_entry(corpus, number: str, stems: dict[str, set[str]], units, typed: dict[str, set[str]]) -> EntryMatch:
+    """The rule's analytic index entry, in either language, that matches the most of what the user
+    asked for (units, not stems: synonyms in the other language must not count twice), then the most
+    of the words as typed (``typed``: their stems in each language; an English query shows the
+    English entry), then the most stems; none matching none."""
+    best, best_lang, best_key = None, "it", (0, 0, 0)
+    for lang, index in corpus.analytic_indexes.items():
+        for e in index.for_rule(number):
+            shared = stems[lang] & term_set(e.text, lang)
+            if not shared:  # most entries of a hit: nothing to weigh
+                continue
+            key = (sum(1 for u in units if not u.stems[lang].isdisjoint(shared)),
+                   len(typed[lang] & shared), len(shared))
+            if key > best_key:
+                best, best_lang, best_key = e.text, lang, key
+    if not best:
+        return NO_ENTRY
+    return EntryMatch(*make_snippet(best, best_lang, stems[best_lang]), best_lang, best_key[0])
+
+
+# -- the quick answer -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QuickAnswer:
+    entry: str
+    entry_html: str
+    entry_lang: str
+    number: str
+    text: str  # the rule's text as the hit shows it, shortened
+    label: str  # its label («Traduzione del progetto · 19 giugno 2026»)
+    layer: str  # "ufficiale", "traduzione" or "comunità"
+    lang: str
+
+    @property
+    def url(self) -> str:
+        return f"/regole/{self.number}"
+
+    def as_json(self) -> dict:
+        return {"voce": self.entry, "lingua_voce": self.entry_lang, "regola": self.number, "testo": self.text,
+                "etichetta": self.label, "strato": self.layer, "url": self.url}
+
+
+# The rule's text on the card: a glance (a phone shows the first result below it, in view).
+ANSWER_CHARS = 150
+# A one-word question gets a card only when its headword points mostly at a few rules ("ETB": 603.6a,
+# 603.6b, 614.12), not at a family of equals ("layers": every layer of 613.1).
+MAX_TOP_RULES = 3
+
+
+def quick_answer(hit, n_units: int, named: dict[str, float]) -> QuickAnswer | None:
+    """A card for the first result when its index entry holds every unit of the question and either
+    the question holds more than one unit (a question, not a word) or its word is a headword whose
+    most named rules, few, include this one (``named``: rule -> weight, judge/search/headwords.py)."""
+    if hit is None or not hit.index_entry or n_units < 1 or hit.index_entry_units < n_units:
+        return None
+    if n_units < 2:
+        tops = [n for n, w in named.items() if w >= 1.0]
+        if hit.number not in tops or len(tops) > MAX_TOP_RULES:
+            return None
+    return QuickAnswer(hit.index_entry, hit.index_entry_html, hit.index_entry_lang, hit.number,
+                       shorten(hit.text, ANSWER_CHARS), hit.label, hit.layer, hit.lang)
+
+
+# -- words with two meanings --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Meaning:
+    meaning: str
+    rules: tuple[str, ...]
+    search: str  # what to search for this meaning
+
+    def as_json(self) -> dict:
+        return {"significato": self.meaning, "regole": list(self.rules), "ricerca": self.search}
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    word: str  # as the user typed it (folded)
+    meanings: tuple[Meaning, ...]
+
+    def as_json(self) -> dict:
+        return {"parola": self.word, "significati": [m.as_json() for m in self.meanings]}
+
+
+def parse_meanings(text: str) -> dict[str, tuple[Meaning, ...]]:
+    """``significati.tsv``: word form -> its meanings, in file order."""
+    out: dict[str, list[Meaning]] = {}
+    header = False
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")]
+        if not header:
+            header = True
+            if cols[0] == "parole":
+                continue
+        if len(cols) != 4:
+            raise ValueError(f"{MEANINGS_FILE.name}: attesi 4 campi separati da TAB: {line!r}")
+        forms, meaning, rules, search = cols
+        m = Meaning(meaning, tuple(rules.split()), search)
+        for form in forms.split("|"):
+            out.setdefault(" ".join(words(form)), []).append(m)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1)
+def load_meanings() -> dict[str, tuple[Meaning, ...]]:
+    return parse_meanings(MEANINGS_FILE.read_text(encoding="utf-8"))
+
+
+def ambiguous_words(query: str, table: dict[str, tuple[Meaning, ...]] | None = None) -> list[Ambiguous]:
+    """The words of ``query`` that have two meanings in the game, each once."""
+    table = load_meanings() if table is None else table
+    seen: dict[str, Ambiguous] = {}
+    for w in words(query):
+        if w in table and len(table[w]) > 1 and w not in seen:
+            seen[w] = Ambiguous(w, table[w])
+    return list(seen.values())

@@ -1,0 +1,289 @@
+"""The rules offline: an installable web app whose service worker keeps the edition in force on the
+device after one visit.
+
+- ``/manifest.webmanifest``: the app's name, icons and colours (installable);
+- ``/sw.js``: the service worker (static/js/sw.js with this edition's version and file list filled in);
+  when the corpus changes (a new edition in force) its bytes change, the browser installs it, it
+  fetches the new copy, drops the old one and tells the open pages;
+- ``/offline/regole-<version>.json``: every rule of the edition in force, Italian and English, with
+  labels and names: the offline copy renders any rule page from it (static/js/offline.js);
+- ``/offline/ricerca-<version>.json``: the compact search index (judge/search/offline_index.py);
+- ``/offline/regola``, ``/offline/cerca``: the pages the service worker answers with, offline, for
+  a rule page or a search it has not kept (they render from the two files).
+
+The two data files are built once per corpus version into the instance folder, compressed there
+(brotli and gzip) and served as static files, immutable: their name holds the version.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
+
+from judge.corpus import Corpus, italian_date, load_corpus
+from judge.web import compress, render
+from judge.web.errors import error_response
+
+try:
+    import brotli
+except ImportError:  # pragma: no cover - a dependency
+    brotli = None
+
+bp = Blueprint("offline", __name__)
+
+FORMAT = 1
+IMMUTABLE = "public, max-age=31536000, immutable"
+_lock = threading.Lock()
+
+
+def version(corpus: Corpus) -> str:
+    """What names the offline copy: the edition in force and the corpus's content."""
+    return f"{corpus.in_force.id}-{corpus.content_hash}"
+
+
+# -- the data -------------------------------------------------------------------------------------------
+
+def _text(t, labels: dict[str, int]) -> list | None:
+    if t is None:
+        return None
+    idx = labels.setdefault(t.label, len(labels))
+    return [t.text, list(t.examples), idx, t.layer, bool(t.current)]
+
+
+def edition_data(corpus: Corpus) -> dict:
+    """Every rule of the edition in force: number, kind, title («702.19 Travolgere»), parent, the
+    Italian text shown first and the English one, each with its label (index into ``etichette``)."""
+    labels: dict[str, int] = {}
+    rules = []
+    for n in corpus.numbers:
+        r = corpus.rules[n]
+        rules.append({
+            "n": n,
+            "k": r.kind,
+            "t": render.rule_heading(r, corpus),
+            "p": r.parent if r.parent in corpus else None,
+            "it": _text(r.italian, labels),
+            "en": _text(r.en, labels),
+        })
+    return {
+        "formato": FORMAT,
+        "versione": version(corpus),
+        "edizione": {"id": corpus.in_force.id, "data": italian_date(corpus.in_force.date)},
+        "etichette": list(labels),
+        "regole": rules,
+    }
+
+
+def _build(kind: str, corpus: Corpus) -> dict:
+    if kind == "regole":
+        return edition_data(corpus)
+    from judge.search.offline_index import build
+
+    return build(corpus)
+
+
+KINDS = ("regole", "ricerca")
+_started: set[str] = set()
+
+
+def offline_folder(instance: str | os.PathLike) -> Path:
+    return Path(instance) / "offline"
+
+
+def data_file(kind: str, corpus: Corpus, folder: Path) -> Path:
+    """The file (built now if missing, with its .br and .gz beside it) for this corpus version."""
+    path = folder / f"{kind}-{version(corpus)}.json"
+    if path.exists():
+        return path
+    with _lock:
+        if path.exists():
+            return path
+        folder.mkdir(parents=True, exist_ok=True)
+        body = json.dumps(_build(kind, corpus), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        for suffix, data in ((".gz", gzip.compress(body, 9)), (".br", brotli.compress(body, quality=9) if brotli else None)):
+            if data is not None:
+                _write(path.with_name(path.name + suffix), data)
+        _write(path, body)  # last: its presence says the set is complete
+        for old in folder.glob(f"{kind}-*.json*"):
+            if not old.name.startswith(path.name):
+                old.unlink(missing_ok=True)
+    return path
+
+
+def build_all(instance: str | os.PathLike, corpus: Corpus) -> None:
+    for kind in KINDS:
+        data_file(kind, corpus, offline_folder(instance))
+
+
+def ready(corpus: Corpus) -> bool:
+    """Whether this version's files are built (then a page may install the service worker)."""
+    folder = offline_folder(current_app.instance_path)
+    return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
+
+
+def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
+    """Build this version's files once, in another process, unless they exist: at ``judge serve``'s
+    warm-up, on the first visit to a server started otherwise, or when a new edition comes into force
+    while it runs. Never in one of the server's threads: a build holds Python's lock for seconds, and
+    every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
+    folder = offline_folder(instance)
+    if all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS):
+        return
+    key = f"{instance}:{version(corpus)}"
+    with _lock:
+        if key in _started:
+            return
+        _started.add(key)
+    from judge.corpus import model  # the folders load_corpus() reads now: the child reads the same
+
+    subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
+                      str(model.RULES_IT_DIR), str(model.RULES_EN_DIR)],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def data_url(kind: str, corpus: Corpus) -> str:
+    return url_for("offline.data", kind=kind, ident=version(corpus))
+
+
+@bp.get("/offline/<any(regole, ricerca):kind>-<ident>.json")
+def data(kind: str, ident: str):
+    corpus = load_corpus()
+    if ident != version(corpus):
+        return error_response(404, "Copia offline di un'altra versione del Regolamento: ricarica la pagina.")
+    path = offline_folder(current_app.instance_path) / f"{kind}-{ident}.json"
+    if not path.exists():  # the service worker retries its install later
+        build_in_background(current_app.instance_path, corpus)
+        body, status = error_response(503, "Copia offline in preparazione: riprova tra un minuto.")
+        return body, status, {"Retry-After": "60"}
+    encoding = compress.negotiate(request.headers.get("Accept-Encoding"))
+    chosen = path.with_name(path.name + {"br": ".br", "gzip": ".gz"}.get(encoding or "", ""))
+    if encoding is None or not chosen.exists():
+        chosen, encoding = path, None
+    resp = send_file(chosen, mimetype="application/json", conditional=True, etag=True, max_age=31536000)
+    resp.headers.pop("Content-Disposition", None)
+    if encoding:
+        resp.headers["Content-Encoding"] = encoding
+    resp.vary.add("Accept-Encoding")
+    resp.headers["Cache-Control"] = IMMUTABLE
+    return resp
+
+
+# -- what the service worker keeps -------------------------------------------------------------------------
+
+STATIC_FILES = ("style.css", "favicon.svg", "icone/judge-192.png", "icone/judge-512.png", "js/lingue.js",
+                "js/site.js", "js/anteprime.js", "js/radici.js", "js/offline.js")
+
+
+def offline_pages() -> list[str]:
+    """The pages kept on install, beside the data: the home page, the glossary, the analytic
+    indexes, the turn reference and the two pages that render rules and searches offline. (Pages
+    split in parts keep each part here: every page a reader may open with no network.)"""
+    from judge.web.analytic_index import index_letters
+    from judge.web.parts import letter_slug
+    from judge.web.rules import glossary_entries, glossary_letters
+
+    corpus = load_corpus()
+    pages = [url_for("pages.home"), url_for("offline.regola"), url_for("offline.cerca")]
+    wanted: list[tuple[str, dict]] = [("rules.turno", {}), ("editions.edizioni", {}), ("rules.glossario", {})]
+    # The glossary and the indexes are a page per letter (judge/web/parts.py): every letter is kept.
+    wanted += [("rules.glossario", {"lettera": letter_slug(x)}) for x in glossary_letters(glossary_entries(corpus))]
+    for lang, index in corpus.analytic_indexes.items():
+        lingua = {"lingua": "en"} if lang == "en" else {}
+        wanted += [("indice.indice_analitico", lingua)]
+        wanted += [("indice.indice_analitico", {**lingua, "lettera": letter_slug(x)}) for x in index_letters(index)]
+    for endpoint, values in wanted:
+        if endpoint in current_app.view_functions:
+            pages.append(url_for(endpoint, **values))
+    return list(dict.fromkeys(pages))
+
+
+def precache_list(corpus: Corpus) -> list[str]:
+    return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
+            url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus)]
+
+
+@bp.get("/offline/stato")
+def stato():
+    """Whether the offline copy can be installed now (its files are built); if not, they start building."""
+    corpus = load_corpus()
+    ok = ready(corpus)
+    if not ok:
+        build_in_background(current_app.instance_path, corpus)
+    resp = jsonify({"pronta": ok, "versione": version(corpus), "edizione": corpus.in_force.id})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker():
+    corpus = load_corpus()
+    config = {
+        "versione": version(corpus),
+        "edizione": {"id": corpus.in_force.id, "data": italian_date(corpus.in_force.date)},
+        "file": precache_list(corpus),
+        "regola": url_for("offline.regola"),
+        "cerca": url_for("offline.cerca"),
+        "dati": data_url("regole", corpus),
+    }
+    resp = Response(render_template("sw.js", config=config), mimetype="text/javascript")
+    # Checked by the browser on every visit: a new edition changes these bytes.
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["Service-Worker-Allowed"] = "/"
+    return resp
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    resp = jsonify({
+        "name": "judge — Regolamento di Magic in italiano",
+        "short_name": "judge",
+        "description": "Il Regolamento completo di Magic: the Gathering in italiano, con il testo ufficiale inglese; "
+                       "funziona anche senza rete.",
+        "lang": "it",
+        "start_url": url_for("pages.home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fdfdfb",
+        "theme_color": "#8a2a0a",
+        "icons": [
+            {"src": url_for("static", filename="icone/judge-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icone/judge-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": url_for("static", filename="favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    })
+    resp.mimetype = "application/manifest+json"
+    return resp
+
+
+# -- the pages that render offline ------------------------------------------------------------------------
+
+@bp.get("/offline/regola")
+def regola():
+    corpus = load_corpus()
+    return render_template("offline_regola.html", corpus=corpus, dati=data_url("regole", corpus))
+
+
+@bp.get("/offline/cerca")
+def cerca():
+    corpus = load_corpus()
+    return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
+                           indice=data_url("ricerca", corpus))
+
+
+if __name__ == "__main__":  # python -m judge.web.offline INSTANCE RULES_IT RULES_EN: build_in_background's process
+    os.nice(10)  # below the server: pages first, the copy with what is left
+    build_all(sys.argv[1], load_corpus(Path(sys.argv[2]), Path(sys.argv[3])))

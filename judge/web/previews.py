@@ -1,0 +1,74 @@
+"""Rule previews: ``/api/anteprima/<numero>``, what a citation shows on hover, focus or first tap.
+
+The same answer serves this site's pages (static/js/anteprime.js), the offline copy (which builds
+it from the edition's data, judge/web/offline.py) and other sites that include the embed script
+(judge/web/embed.py): it is public, read-only data, so any origin may read it (CORS), without
+cookies.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from judge.corpus import Corpus, Rule, load_corpus
+from judge.web import render
+from judge.web.cache import cached
+from judge.web.errors import error_response
+
+bp = Blueprint("previews", __name__)
+
+# A preview is a glance, not the page: longer texts are cut (the popover links the whole rule).
+MAX_PREVIEW_CHARS = 900
+
+
+def shorten(text: str, limit: int = MAX_PREVIEW_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def preview_payload(corpus: Corpus, rule: Rule, external: bool = True) -> dict:
+    """Number, title («702.19 Travolgere»), the Italian text shown first (the English where there is
+    no Italian) with its label, and the address of the rule."""
+    t = rule.best
+    children = corpus.children(rule.number)
+    if rule.kind == "capitolo":  # its sections, by name
+        text = shorten("Sezioni: " + "; ".join(f"{c.number}. {render.heading_name(c)}" for c in children) + ".")
+    elif rule.kind == "sezione" and children and children[0].best:  # how it begins
+        t = children[0].best
+        text = shorten(f"{children[0].number} {t.text}")
+    else:
+        text = shorten(t.text) if t else ""
+    return {
+        "number": rule.number,
+        "title": render.rule_heading(rule, corpus),
+        "text": text,
+        "lang": t.lang if t else None,
+        "layer": t.layer if t else None,
+        "label": t.label if t else None,
+        "url": render.rule_url(rule.number, external=external),
+    }
+
+
+def allow_any_origin(response):
+    """Public, read-only, no cookies: any site may read it (the embed script runs on other sites)."""
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+    response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+    response.headers["Access-Control-Max-Age"] = "86400"
+    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
+    return response
+
+
+bp.after_request(allow_any_origin)
+
+
+@bp.get("/api/anteprima/<numero>")
+@cached
+def anteprima(numero: str):
+    corpus = load_corpus()
+    rule = corpus.get((numero or "").strip()[:20])
+    if rule is None:
+        return error_response(404, f"La regola «{numero[:20]}» non esiste nell'edizione in vigore.")
+    return jsonify(preview_payload(corpus, rule))

@@ -1,0 +1,150 @@
+"""The rules offline, in Chromium with the network cut: after one visit, a rule never opened, a search,
+the glossary, the analytic indexes and /turno; the browser's Italian stems are the server's; the copy
+updates itself when a new edition comes into force, and the page says so."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from judge.corpus import load_corpus
+from judge.search.analysis import ALL_STOPS, terms
+from judge.web.render import rule_heading
+
+WAIT_MS = 240_000  # the copy's files are built once per edition, in another process: on a loaded machine, minutes
+
+
+def copy_ready(page) -> None:
+    """Wait until the server has the offline copy's files (the first call starts building them)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not page.request.get("/offline/stato").json()["pronta"]:
+        assert time.monotonic() < deadline, "copia offline non pronta"
+        page.wait_for_timeout(500)
+
+
+def visit_once(page) -> None:
+    copy_ready(page)
+    page.goto("/")
+    expect(page.locator("[data-stato-offline]")).to_contain_text("Disponibile anche senza rete", timeout=WAIT_MS)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def test_after_one_visit_the_edition_reads_and_searches_with_no_network(screen, screenshots):
+    corpus = load_corpus()
+    visit_once(screen)
+    screen.context.set_offline(True)
+    try:
+        # A rule never opened, in Italian and English, with its labels.
+        rule = corpus.get("613.1b")
+        screen.goto("/regole/613.1b")
+        app = screen.locator("#offline-app")
+        expect(app.locator("h1")).to_have_text(rule_heading(rule, corpus))
+        expect(app.locator(".lingua-it .strato")).to_have_text(rule.italian.label)
+        expect(app.locator(".lingua-en .testo")).to_contain_text(rule.en.text[:50])
+        expect(app.locator(".avviso-offline")).to_contain_text("Senza rete")
+        screen.screenshot(path=str(screenshots / f"offline-regola-{screen.size}.png"))
+        # A section: its rules listed.
+        screen.goto("/regole/702")
+        expect(screen.locator("#offline-app #r-702\\.19b")).to_be_visible()
+        # A preview, from the copy.
+        screen.goto("/regole/702.19a")
+        link = screen.locator("#offline-app .lingua-it a.cit").first
+        number = link.inner_text()
+        if screen.phone:
+            link.tap()
+        else:
+            link.hover()
+        expect(screen.locator("#judge-anteprima .anteprima-titolo")).to_contain_text(number)
+        # A search on the device, with the same stems.
+        screen.goto("/cerca?q=travolgere danno in eccesso")
+        results = screen.locator("#risultati-offline .risultato strong")
+        expect(results.first).to_be_visible()
+        assert "702.19b" in results.all_inner_texts()[:10]
+        expect(screen.locator(".avviso-offline")).to_contain_text("risposte più semplici")
+        screen.screenshot(path=str(screenshots / f"offline-cerca-{screen.size}.png"))
+        # The glossary, both analytic indexes and /turno, kept on install.
+        for path, heading in (("/glossario", "Glossario"), ("/indice-analitico", "Indice analitico"),
+                              ("/indice-analitico?lingua=en", "Indice analitico inglese"),
+                              ("/turno", "Il turno in breve")):
+            screen.goto(path)
+            expect(screen.locator("h1")).to_have_text(heading)
+    finally:
+        screen.context.set_offline(False)
+
+
+def test_the_browsers_italian_stems_are_the_servers(page):
+    """static/js/radici.js against judge/search/analysis.py on every Italian text of chapters 1 to 7."""
+    corpus = load_corpus()
+    texts = [corpus.rules[n].italian.text for n in corpus.numbers
+             if corpus.rules[n].italian and corpus.rules[n].chapter in "1234567"]
+    texts += ["dichiarazione degli attaccanti", "prevenzione del danno", "cosa succede se pesco dal grimorio vuoto",
+              "TAPpare e STAPpare", "perché non si può", "quantità", "+1/+1 e -1/-1 {T} {W/P}"]
+    page.goto("/offline/regola")
+    page.wait_for_function("window.judgeRadici !== undefined")
+    got = page.evaluate("([texts, stops]) => { const s = new Set(stops); return texts.map(t => judgeRadici.italianTerms(t, s)); }",
+                        [texts, sorted(ALL_STOPS)])
+    wrong = [(t[:60], a, b) for t, a, b in zip(texts, got, [terms(t, "it") for t in texts]) if a != b]
+    assert len(texts) > 1500 and not wrong, wrong[:5]
+
+
+@pytest.fixture()
+def new_edition(tmp_path):
+    """A newer edition comes into force while the server runs: rules_en/ plus a copy of the edition in
+    force dated 20 November 2026 (what `judge edizione adotta` would put there)."""
+    from judge import RULES_EN_DIR
+    from judge.corpus import model
+
+    folder = tmp_path / "rules_en"
+    shutil.copytree(RULES_EN_DIR, folder)
+    current = load_corpus().in_force.path
+    text = current.read_text(encoding="utf-8-sig").replace("effective as of September 25, 2026",
+                                                            "effective as of November 20, 2026")
+    (folder / "MagicCompRules-20261120.txt").write_text(text, encoding="utf-8")
+    mp = pytest.MonkeyPatch()
+
+    def bring_in():
+        mp.setattr(model, "RULES_EN_DIR", folder)
+
+    try:
+        yield bring_in
+    finally:
+        mp.undo()
+
+
+def test_the_copy_updates_itself_when_a_new_edition_is_in_force(browser, base_url, new_edition, screenshots):
+    context = browser.new_context(base_url=base_url, locale="it-IT", viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        visit_once(page)
+        expect(page.locator("[data-stato-offline]")).to_contain_text("25 settembre 2026")
+        new_edition()
+        assert load_corpus(max_age=0).in_force.id == "20261120"
+        copy_ready(page)
+        notice = page.locator(".copia-aggiornata")
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not notice.count():
+            assert time.monotonic() < deadline, "la copia offline non si è aggiornata"
+            page.reload()
+            page.wait_for_timeout(1000)
+        expect(notice).to_contain_text("Copia offline aggiornata: ora è l'edizione del 20 novembre 2026 "
+                                       "(prima: 25 settembre 2026).")
+        page.screenshot(path=str(screenshots / "offline-aggiornata-telefono.png"))
+        # It stays on the next pages until the reader closes it.
+        page.goto("/turno")
+        expect(notice).to_be_visible()
+        notice.get_by_role("button", name="Ho capito").click()
+        expect(notice).to_have_count(0)
+        page.goto("/")
+        expect(notice).to_have_count(0)
+        expect(page.locator("[data-stato-offline]")).to_contain_text("20 novembre 2026")
+        # And offline, the new copy answers.
+        context.set_offline(True)
+        page.goto("/regole/702.19b")
+        expect(page.locator("#offline-app .avviso-offline")).to_contain_text("20 novembre 2026")
+    finally:
+        context.close()
+        load_corpus(max_age=0)
