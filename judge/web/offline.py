@@ -141,10 +141,10 @@ def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
         if key in _started:
             return
         _started.add(key)
-    from judge.corpus import model  # the folders load_corpus() reads now: the child reads the same
+    from judge.corpus import loading  # the folders load_corpus() reads now: the child reads the same
 
     subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
-                      str(model.RULES_IT_DIR), str(model.RULES_EN_DIR)],
+                      str(loading.RULES_IT_DIR), str(loading.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
 

@@ -95,7 +95,7 @@ def new_edition(tmp_path):
     """A newer edition comes into force while the server runs: rules_en/ plus a copy of the edition in
     force dated 20 November 2026 (what `judge edizione adotta` would put there)."""
     from judge import RULES_EN_DIR
-    from judge.corpus import model
+    from judge.corpus import loading as model
 
     folder = tmp_path / "rules_en"
     shutil.copytree(RULES_EN_DIR, folder)
