@@ -14,11 +14,17 @@ from flask import request
 
 from judge.web.errors import error_response
 
-# Characters of text per part: pages weigh about twice their text once marked up (702: 300,000
-# characters, 600 KB), so a part stays near 100 KB, well under the 150 KB ceiling.
+# Characters of text per part: pages weigh about twice their text once marked up, so a part stays
+# near 100 KB, well under the 150 KB ceiling.
 TEXT_PER_PART = 50_000
-# A list of changes weighs about 1.3 times its text (old and new): about 130 KB a part at most.
+# A section's list: each rule's texts plus the markup every rule carries (number, columns, a label
+# per block for phones), measured at about 800 bytes a rule; a part stays near 110 KB.
+MARKUP_PER_RULE = 800
+RULES_PER_PART = 110_000
+# A list of changes: its texts (old and new) plus the markup of each change (number, kind, the
+# word-by-word difference), measured at about 600 bytes a change; a part stays near 120 KB.
 CHANGES_PER_PART = 100_000
+MARKUP_PER_CHANGE = 600
 OTHER = "altro"  # the letter parameter for headwords that start with no letter ("+1/+1")
 
 
