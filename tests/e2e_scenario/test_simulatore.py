@@ -20,6 +20,8 @@ def shoot(page, shots, name: str) -> None:
     """Screenshots on a wide and a phone viewport; nothing may be wider than the phone."""
     for width, label in ((1280, "largo"), (390, "stretto")):
         page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
+        # The page's resize handlers (an open rule preview re-places itself) run before the next frame.
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         assert page.evaluate(WIDER) == [], (name, width)
         page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
     page.evaluate("window.scrollTo(0, 0)")
