@@ -19,6 +19,28 @@ if "JUDGE_CACHE_DIR" not in os.environ:
     os.environ["JUDGE_CACHE_DIR"] = _OWN_CACHE
 
 
+# The longest test files (seconds each, measured on 2 cores), started first: pytest-xdist gives
+# each worker a whole file (--dist loadfile) in collection order (--no-loadscope-reorder), so a
+# long file left for the end would keep one worker busy while the other idles.
+LONGEST_FIRST = [
+    "tests/e2e_scenario/test_judge_actions_browser.py",  # 75
+    "tests/load/test_load.py",  # 63: 60 s of load by definition
+    "tests/prod/test_index_faults.py",  # 42
+    "tests/prod/test_attack_run.py",  # 32
+    "tests/e2e/test_offline.py",  # 32
+    "tests/scenario_web/test_judge_actions.py",  # 24
+    "tests/test_build_cache.py",  # 23
+    "tests/e2e/test_phone_fixes.py",  # 21
+    "tests/prod/test_fuzz_routes.py",  # 20
+    "tests/e2e/test_previews.py",  # 20
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest as collected
+
+
 def pytest_unconfigure(config):
     if _OWN_CACHE and not hasattr(config, "workerinput"):  # the run's own cache, removed by its controller
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
