@@ -2,7 +2,7 @@
 
 A whole section (702 is 600 KB), the changes between two far editions, the glossary and the
 analytic indexes are cut: the lists alphabetical by letter (``?lettera=B``), the others into
-consecutive parts of bounded text (``?parte=2``). Every page keeps the navigation to the other
+consecutive parts of bounded size (``?parte=2``). Every page keeps the navigation to the other
 parts, so the rest is one tap away, and its own search box still searches everything.
 """
 
@@ -14,17 +14,14 @@ from flask import request
 
 from judge.web.errors import error_response
 
-# Characters of text per part: pages weigh about twice their text once marked up, so a part stays
-# near 100 KB, well under the 150 KB ceiling.
-TEXT_PER_PART = 50_000
-# A section's list: each rule's texts plus the markup every rule carries (number, columns, a label
-# per block for phones), measured at about 800 bytes a rule; a part stays near 110 KB.
+# Parts are cut by estimated bytes of HTML: each item's texts plus the markup every item carries.
+# A section's list: number, columns, a label per block for phones, measured at about 800 bytes a
+# rule; a part stays near 110 KB. A list of changes: number, kind, the word-by-word difference,
+# about 600 bytes a change; a part stays near 120 KB. Both well under the 150 KB ceiling.
 MARKUP_PER_RULE = 800
-RULES_PER_PART = 110_000
-# A list of changes: its texts (old and new) plus the markup of each change (number, kind, the
-# word-by-word difference), measured at about 600 bytes a change; a part stays near 120 KB.
-CHANGES_PER_PART = 100_000
+SECTION_PART_BYTES = 110_000
 MARKUP_PER_CHANGE = 600
+CHANGES_PART_BYTES = 100_000
 OTHER = "altro"  # the letter parameter for headwords that start with no letter ("+1/+1")
 
 
@@ -37,7 +34,7 @@ class Part:
     last: str
 
 
-def cut(weights: list[int], labels: list[str], budget: int = TEXT_PER_PART) -> list[Part]:
+def cut(weights: list[int], labels: list[str], budget: int) -> list[Part]:
     """Consecutive parts of at most ``budget`` weight each (an item heavier than that alone)."""
     parts: list[Part] = []
     start, total = 0, 0

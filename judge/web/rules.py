@@ -320,12 +320,12 @@ def _render_rule(corpus: Corpus, rule: Rule):
 
 
 def _section_parts(corpus: Corpus, section: str) -> list[parts.Part]:
-    """A section's rules (with their subrules) in parts of bounded text."""
+    """A section's rules (with their subrules) in parts of bounded size."""
     children = corpus.children(section)
     weights = [sum(parts.MARKUP_PER_RULE + sum(len(t.text) + sum(map(len, t.examples))
                                                for t in (r.it, r.en, r.tr) if t is not None)
                    for r in (c, *corpus.descendants(c.number))) for c in children]
-    return parts.cut(weights, [c.number for c in children], parts.RULES_PER_PART)
+    return parts.cut(weights, [c.number for c in children], parts.SECTION_PART_BYTES)
 
 
 # -- history and changes between editions ---------------------------------------------
@@ -364,7 +364,7 @@ def modifiche(intervallo: str):
     sections = sorted({n.split(".")[0] for c in everything.rules for n in (c.number, c.old_number) if n}, key=int)
     # Many changes (six editions apart) are shown a part at a time (judge/web/parts.py).
     change_parts = parts.cut([parts.MARKUP_PER_CHANGE + len(c.old or "") + len(c.new or "") for c in found.rules],
-                             [c.number for c in found.rules], parts.CHANGES_PER_PART)
+                             [c.number for c in found.rules], parts.CHANGES_PART_BYTES)
     part = None
     shown = found.rules
     if len(change_parts) > 1:
