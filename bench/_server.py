@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +89,19 @@ def running_server(threads: int = 8, instance: Path | None = None, log: bool = F
                 proc.kill()
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def post_json(url: str, body: dict, timeout: float = 60) -> tuple[int, dict]:
+    """POST ``body`` as JSON: (status, the JSON answer), an error status included ({} if not JSON)."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read())
+        except ValueError:
+            return e.code, {}
 
 
 LUA_PATHS = """

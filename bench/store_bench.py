@@ -17,7 +17,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import _postgres  # noqa: E402
-from bench._server import running_server  # noqa: E402
+from bench._server import post_json as post, running_server  # noqa: E402
 from judge.engine.templates import new_scenario  # noqa: E402
 from judge.store import Policy, open_store  # noqa: E402
 
@@ -48,15 +47,6 @@ def writes_per_second(where: str, seconds: float) -> float:
     [t.join() for t in threads]
     store.close()
     return sum(done) / (time.monotonic() - started)
-
-
-def post(url: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, {}
 
 
 def under_flood(env: dict, seconds: float) -> dict:

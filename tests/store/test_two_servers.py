@@ -8,20 +8,11 @@ import threading
 import urllib.error
 import urllib.request
 
-from bench._server import running_server
+from bench._server import post_json as post, running_server
 from judge.engine.templates import new_scenario
 from judge.store import open_store
 
 SCENARIO = new_scenario("two-player", title="Due server")
-
-
-def post(url: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def get(url: str) -> int:
