@@ -62,4 +62,11 @@
     clearTimeout(timer);
     timer = setTimeout(function () { suggest(input); }, 150);
   });
+
+  // On a slow connection (or a busy server) this deferred script can arrive after the judge
+  // has typed the whole name: suggest for it now rather than wait for another key.
+  var active = document.activeElement;
+  if (active && active.matches && active.matches("input[data-carta]") && active.value.trim()) {
+    suggest(active);
+  }
 })();

@@ -54,3 +54,19 @@ def test_builder_fills_a_card_from_suggestions_and_keeps_the_judges_value(page, 
     info = page.locator(".sc-card-info")
     assert "modificato dal giudice" in info.inner_text() and info.locator("a").get_attribute("href") == "/carte/grizzly-bears"
     page.screenshot(path=str(shots / "costruttore-carta.png"), full_page=True)
+
+
+def test_suggestions_come_when_the_script_arrives_after_the_name_was_typed(page, server):
+    # A busy server or a slow phone: the judge types the whole name before carte.js runs.
+    held = []
+    page.route("**/js/carte.js*", lambda route: held.append(route))
+    page.goto(f"{server}/simulatore")
+    page.click("form[action$='/nuovo'] button[type=submit]")
+    page.wait_for_selector("#f-nuovo-card")
+    page.locator("#f-nuovo-card").press_sequentially("orso griz", delay=10)
+    assert held, "the builder page asks for carte.js"
+    assert page.locator("#sc-carte-suggerite option").count() == 0
+    for route in held:
+        route.continue_()
+    page.locator("#sc-carte-suggerite option").first.wait_for(state="attached", timeout=20_000)
+    assert page.locator("#sc-carte-suggerite option").first.get_attribute("value") == "Orso Grizzly"
