@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
+
+from tests.in_thread import serving
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
@@ -17,13 +18,8 @@ def base_url(tmp_path_factory):
 
     app = create_app({"INSTANCE_PATH": str(tmp_path_factory.mktemp("e2e-instance")), "SECRET_KEY": "e2e",
                       "RATE_LIMITS": False})
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
+    with serving(waitress.create_server(app, host="127.0.0.1", port=0, threads=4)) as server:
         yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
 
 
 @pytest.fixture(scope="session")

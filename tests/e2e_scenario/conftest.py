@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from judge import ROOT
 from judge.engine.templates import new_scenario
 from judge.web import create_app
+from tests.in_thread import serving
 
 SHOTS = ROOT / "test-output" / "simulatore"
 
@@ -36,11 +36,8 @@ def server(tmp_path_factory):
     # no per-client limits: one browser plays every judge action in a minute (tests/web/test_limits.py)
     app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
                       "SCENARIO_LIBRARY": str(lib), "RATE_LIMITS": False})
-    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.effective_port}"
-    srv.close()
+    with serving(waitress.create_server(app, host="127.0.0.1", port=0, threads=4)) as srv:
+        yield f"http://127.0.0.1:{srv.effective_port}"
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ from judge.search import spelling
 from judge.search.engines import get_engine
 from judge.web import create_app
 from judge.web.serve_cli import make_server
+from tests.in_thread import serving
 
 
 def fetch(url: str, timeout: float = 10, data: bytes | None = None, headers: dict | None = None):
@@ -40,14 +41,9 @@ def served(tmp_path_factory):
     """The app behind make_server (the same waitress setup as `judge serve`) with 2 workers."""
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("instance")),
                       "SECRET_KEY": "t"})
-    server = make_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    fetch(f"http://127.0.0.1:{server.effective_port}/glossario", timeout=60)   # warm the cache
-    try:
+    with serving(make_server(app, host="127.0.0.1", port=0, threads=2)) as server:
+        fetch(f"http://127.0.0.1:{server.effective_port}/glossario", timeout=60)   # warm the cache
         yield app, int(server.effective_port)
-    finally:
-        server.close()
 
 
 def _salute_answers(port: int, within: float) -> bool:

@@ -5,7 +5,6 @@ proxy the client is the one the proxy names, and nobody else can choose their ad
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 
@@ -15,6 +14,7 @@ from judge.engine.templates import new_scenario
 from judge.web import create_app
 from judge.web.limits import Buckets, Rate, parse_rate
 from judge.web.serve_cli import make_server
+from tests.in_thread import serving
 
 
 @pytest.fixture()
@@ -76,10 +76,6 @@ def test_buckets_refill_and_stay_bounded():
         parse_rate("tanti")
 
 
-def _served(app, trusted):
-    server = make_server(app, host="127.0.0.1", port=0, threads=2, trusted_proxy=trusted)
-    threading.Thread(target=server.run, daemon=True).start()
-    return server
 
 
 def _post(port: int, forwarded: str) -> int:
@@ -97,13 +93,10 @@ def _post(port: int, forwarded: str) -> int:
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget(tmp_path, trusted):
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "t",
                       "RATE_LIMITS": {"scritture": "2/ora"}})
-    server = _served(app, trusted)
-    try:
+    with serving(make_server(app, host="127.0.0.1", port=0, threads=2, trusted_proxy=trusted)) as server:
         port = int(server.effective_port)
         first = [_post(port, "203.0.113.7") for _ in range(3)]
         other = _post(port, "203.0.113.8")
-    finally:
-        server.close()
     assert first == [201, 201, 429]
     # trusted: another client behind the proxy; untrusted: the header is dropped, same client
     assert other == (201 if trusted else 429)
