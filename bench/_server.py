@@ -132,7 +132,9 @@ def _ms(out: str, label: str) -> float:
     return float(m[1]) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[m[2]]
 
 
-def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int = 2, timeout_s: int = 10) -> WrkResult:
+def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int = 2, timeout_s: int = 10,
+        prefix: list[str] = ()) -> WrkResult:
+    """``prefix``: a command to run wrk through (e.g. nice), as for running_server."""
     if not shutil.which("wrk"):
         raise RuntimeError("wrk non installato: apt-get install wrk")
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
@@ -140,7 +142,7 @@ def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: in
         script = f.name
     try:
         out = subprocess.run(
-            ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency",
+            [*prefix, "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency",
              "--timeout", f"{timeout_s}s", "-s", script, base],
             capture_output=True, text=True, timeout=seconds + 60,
         ).stdout
