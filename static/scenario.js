@@ -195,7 +195,11 @@
     var f = root.dataset.focus;
     if (f) {
       var el = root.querySelector('[name="' + CSS.escape(f) + '"]');
-      if (el && document.activeElement !== el) el.focus();
+      // Only when nothing has the focus (a fresh page, or the focused part just swapped out): on a
+      // slow connection this script can run after the judge started typing in another field, and
+      // the rest of what they type must not land in this one.
+      var active = document.activeElement;
+      if (el && active !== el && (!active || active === document.body)) el.focus();
     }
   }
 

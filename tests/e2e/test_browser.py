@@ -59,7 +59,7 @@ def test_linker(page, screenshots):
     page.goto("/collega")
     page.fill("#testo", "Secondo la regola 704.5a e CR 117.3a il giocatore perde; la 999.9 non esiste. <script>alert(1)</script>")
     page.click("button:has-text('Collega')")
-    page.wait_for_selector("#risultato")
+    page.wait_for_url(re.compile(r"/collega#risultato$"))  # the whole result page, not only its heading
     out = page.locator(".testo-collegato")
     assert out.locator('a[href="/regole/704.5a"]').count() == 1
     assert out.locator('a[href="/regole/117.3a"]').count() == 1

@@ -56,7 +56,9 @@ def test_embed_script_links_citations_on_another_site(screen, other_site, base_u
     expect(article.locator("code")).to_have_text("702.19b")
     expect(article.locator("a[href='https://example.org/']")).to_have_text("questo link 704.5a")
     expect(article.locator("[data-judge=no] a")).to_have_count(0)
-    # The same previews as on the site.
+    # The same previews as on the site, from the script the embed loads once the citations are linked
+    # (hovered before it runs, a link shows nothing; tapped, it opens the rule).
+    screen.wait_for_function("window.judgeAnteprime !== undefined")
     if screen.phone:
         links.first.tap()
     else:
@@ -100,6 +102,7 @@ def test_collega_scrolls_to_its_result_shares_it_and_copies_it(screen, screensho
     expect(screen.locator("#copia-markdown ~ .copia-esito")).to_have_text("Testo copiato negli appunti.")
     assert screen.evaluate("navigator.clipboard.readText()") == markdown
     screen.get_by_role("button", name="Copia come HTML").click()
+    expect(screen.locator("#copia-html ~ .copia-esito")).to_have_text("Testo copiato negli appunti.")  # written
     copied = screen.evaluate("navigator.clipboard.readText()")
     assert f'<a href="{base_url}/regole/702.19b">702.19b</a>' in copied and "999.9" in copied and "<a" not in copied.split("999.9")[0][-5:]
     screen.screenshot(path=str(screenshots / f"collega-copia-{screen.size}.png"))

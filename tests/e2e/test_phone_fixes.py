@@ -64,6 +64,9 @@ def test_changes_show_italian_names_and_the_translation(screen, screenshots):
 def test_simulator_life_totals_above_the_fold_and_rule_popups_on_screen(screen, screenshots):
     screen.goto("/simulatore/libreria")
     screen.get_by_role("link", name="Avvia").first.click()
+    # The game page loaded, its scripts run: a step before scenario.js reloads the page, a rule before
+    # anteprime.js shows no preview (a tap opens it).
+    screen.wait_for_url(re.compile(r"/s/[a-z2-7]{20}$"))
     screen.get_by_role("button", name="Passo successivo").click()
     expect(screen.locator(".sc-log .sc-ev").first).to_be_attached()  # the step is done
     lives = screen.locator(".sc-vite")

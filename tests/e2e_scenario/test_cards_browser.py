@@ -68,5 +68,25 @@ def test_suggestions_come_when_the_script_arrives_after_the_name_was_typed(page,
     assert page.locator("#sc-carte-suggerite option").count() == 0
     for route in held:
         route.continue_()
-    page.locator("#sc-carte-suggerite option").first.wait_for(state="attached", timeout=20_000)
+    page.locator("#sc-carte-suggerite option").first.wait_for(state="attached")
     assert page.locator("#sc-carte-suggerite option").first.get_attribute("value") == "Orso Grizzly"
+
+
+def test_the_builders_script_arriving_late_leaves_the_caret_where_the_judge_types(page, server):
+    # A slow connection: the judge is already typing the card's name when scenario.js runs. The
+    # script puts the caret in «Nome» only if nothing has it: the rest of the name must not land there.
+    page.goto(f"{server}/simulatore")
+    held = []
+    page.route("**/scenario.js*", lambda route: held.append(route))   # routing also skips the cache
+    page.click("form[action$='/nuovo'] button[type=submit]")
+    card = page.locator("#f-nuovo-card")
+    card.press_sequentially("orso", delay=10)
+    assert held, "the builder page asks for scenario.js"
+    for route in held:
+        route.continue_()
+    page.wait_for_load_state("load")            # the deferred scripts (scenario.js, then carte.js) have run
+    expect(card).to_be_focused()
+    card.press_sequentially(" griz", delay=10)
+    expect(card).to_have_value("orso griz")
+    expect(page.locator("#f-nuovo-name")).to_have_value("")
+    expect(page.locator("#sc-carte-suggerite option").first).to_have_attribute("value", "Orso Grizzly")

@@ -144,6 +144,8 @@ def test_build_step_decide_share(page, server, browser, shots):
 def test_library_scenario_legend_rule_and_tap_on_a_rule(page, server, browser, shots):
     page.goto(server + "/simulatore")
     page.get_by_role("link", name="Avvia").first.click()
+    # The game page loaded, scenario.js run: the steps below swap the page, and «u» needs the script.
+    page.wait_for_url(re.compile(r"/s/[a-z2-7]{20}$"))
     expect(page.locator("h1")).to_have_text("Due leggende")
     page.get_by_role("button", name="Passo successivo").click()
     expect(page.locator(".sc-decision")).to_contain_text("Quale Isamaru tieni?")
