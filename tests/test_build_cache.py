@@ -222,6 +222,16 @@ def test_servers_started_together_build_once_and_say_what_they_build(tmp_path):
     # The build cache holds one entry of each: nobody built twice.
     assert len(list((tmp_path / "cache" / "corpus").glob("*.pickle"))) == 1
     assert len([p for p in (tmp_path / "cache" / "indice").iterdir() if p.is_dir()]) == 1
+    # The offline copy too (built beside the servers, in their own processes): once, then linked
+    # into both instance folders.
+    deadline = time.monotonic() + 300
+    while not all(len(list((tmp_path / i / "offline").glob("*.json"))) == 2 for i in "ab"):
+        assert time.monotonic() < deadline, "copia offline non costruita"
+        time.sleep(0.5)
+    (entry,) = [p for p in (tmp_path / "cache" / "copia-offline").iterdir() if p.is_dir()]
+    for i in "ab":
+        for f in (tmp_path / i / "offline").glob("*.json"):
+            assert f.stat().st_ino == (entry / f.name).stat().st_ino, f
 
     proc = _serve(tmp_path / "c", env)  # a restart, even on a new instance folder
     try:

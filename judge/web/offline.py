@@ -11,8 +11,9 @@ device after one visit.
 - ``/offline/regola``, ``/offline/cerca``: the pages the service worker answers with, offline, for
   a rule page or a search it has not kept (they render from the two files).
 
-The two data files are built once per corpus version into the instance folder, compressed there
-(brotli and gzip) and served as static files, immutable: their name holds the version.
+The two data files are built once per corpus version (in the build cache, shared by every server on
+the machine), compressed (brotli and gzip), linked into the instance folder and served from there as
+static files, immutable: their name holds the version.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
+from judge import build_cache
 from judge.corpus import Corpus, italian_date, load_corpus
 from judge.web import compress, render
 from judge.web.errors import error_response
@@ -97,44 +100,92 @@ def offline_folder(instance: str | os.PathLike) -> Path:
     return Path(instance) / "offline"
 
 
-def data_file(kind: str, corpus: Corpus, folder: Path) -> Path:
-    """The file (built now if missing, with its .br and .gz beside it) for this corpus version."""
-    path = folder / f"{kind}-{version(corpus)}.json"
-    if path.exists():
-        return path
-    with _lock:
-        if path.exists():
-            return path
-        folder.mkdir(parents=True, exist_ok=True)
+def _names(corpus: Corpus) -> list[str]:
+    """This version's files, each kind's .json last: its presence says the kind's set is complete."""
+    return [f"{kind}-{version(corpus)}.json{suffix}" for kind in KINDS for suffix in (".gz", ".br", "")]
+
+
+def _complete(folder: Path, corpus: Corpus) -> bool:
+    return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
+
+
+def _make(corpus: Corpus, folder: Path) -> None:
+    """Build this version's files into ``folder`` (each with its .br and .gz beside it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for kind in KINDS:
+        path = folder / f"{kind}-{version(corpus)}.json"
         body = json.dumps(_build(kind, corpus), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         for suffix, data in ((".gz", gzip.compress(body, 9)), (".br", brotli.compress(body, quality=9) if brotli else None)):
             if data is not None:
                 _write(path.with_name(path.name + suffix), data)
-        _write(path, body)  # last: its presence says the set is complete
-        for old in folder.glob(f"{kind}-*.json*"):
-            if not old.name.startswith(path.name):
-                old.unlink(missing_ok=True)
-    return path
+        _write(path, body)
+
+
+def _cache_key(corpus: Corpus) -> str:
+    # The files' names say the corpus version; the key adds the code that writes them.
+    return build_cache.digest(version(corpus), build_cache.code_digest("web/offline", "web/render", "search", "corpus"))
+
+
+def _cached(corpus: Corpus):
+    return build_cache.directory("copia-offline", _cache_key(corpus), lambda tmp: _make(corpus, tmp),
+                                 "copia offline", ready=lambda p: _complete(p, corpus), keep=2)
+
+
+def _link(src: Path, dest: Path) -> None:
+    """``dest`` becomes ``src`` (a hard link: no copy, no space), replaced atomically."""
+    tmp = dest.with_name(dest.name + f".{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:  # another file system, or one without links
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dest)
 
 
 def build_all(instance: str | os.PathLike, corpus: Corpus) -> None:
-    for kind in KINDS:
-        data_file(kind, corpus, offline_folder(instance))
+    """This version's files in the instance folder. They are made once per machine, in the build
+    cache (judge/build_cache.py: one process builds, the others wait and read), and linked here:
+    servers started together, or a new instance, do not build them again. With the cache off
+    they are built here."""
+    folder = offline_folder(instance)
+    if _complete(folder, corpus):
+        return
+    with _lock:
+        if _complete(folder, corpus):
+            return
+        with _cached(corpus) as cached:
+            if cached is None:
+                _make(corpus, folder)
+            else:
+                folder.mkdir(parents=True, exist_ok=True)
+                for name in _names(corpus):
+                    if (cached / name).exists():
+                        _link(cached / name, folder / name)
+        for old in folder.glob("*-*.json*"):
+            if not old.name.startswith(tuple(f"{kind}-{version(corpus)}.json" for kind in KINDS)):
+                old.unlink(missing_ok=True)
 
 
 def ready(corpus: Corpus) -> bool:
     """Whether this version's files are built (then a page may install the service worker)."""
-    folder = offline_folder(current_app.instance_path)
-    return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
+    return _complete(offline_folder(current_app.instance_path), corpus)
+
+
+def _in_cache(corpus: Corpus) -> bool:
+    base = build_cache.folder()
+    return base is not None and _complete(base / "copia-offline" / _cache_key(corpus), corpus)
 
 
 def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
-    """Build this version's files once, in another process, unless they exist: at ``judge serve``'s
+    """Have this version's files in the instance folder, unless they are there: at ``judge serve``'s
     warm-up, on the first visit to a server started otherwise, or when a new edition comes into force
-    while it runs. Never in one of the server's threads: a build holds Python's lock for seconds, and
-    every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
-    folder = offline_folder(instance)
-    if all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS):
+    while it runs. Linked at once when the build cache holds them (milliseconds); otherwise built in
+    another process, never in one of the server's threads: a build holds Python's lock for seconds,
+    and every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
+    if _complete(offline_folder(instance), corpus):
+        return
+    if _in_cache(corpus):
+        build_all(instance, corpus)
         return
     key = f"{instance}:{version(corpus)}"
     with _lock:
@@ -165,8 +216,9 @@ def data(kind: str, ident: str):
     if ident != version(corpus):
         return error_response(404, "Copia offline di un'altra versione del Regolamento: ricarica la pagina.")
     path = offline_folder(current_app.instance_path) / f"{kind}-{ident}.json"
+    if not path.exists():
+        build_in_background(current_app.instance_path, corpus)  # linked at once when the cache holds it
     if not path.exists():  # the service worker retries its install later
-        build_in_background(current_app.instance_path, corpus)
         body, status = error_response(503, "Copia offline in preparazione: riprova tra un minuto.")
         return body, status, {"Retry-After": "60"}
     encoding = compress.negotiate(request.headers.get("Accept-Encoding"))
@@ -220,9 +272,9 @@ def precache_list(corpus: Corpus) -> list[str]:
 def stato():
     """Whether the offline copy can be installed now (its files are built); if not, they start building."""
     corpus = load_corpus()
+    if not ready(corpus):
+        build_in_background(current_app.instance_path, corpus)  # linked at once when the cache holds it
     ok = ready(corpus)
-    if not ok:
-        build_in_background(current_app.instance_path, corpus)
     resp = jsonify({"pronta": ok, "versione": version(corpus), "edizione": corpus.in_force.id})
     resp.headers["Cache-Control"] = "no-store"
     return resp

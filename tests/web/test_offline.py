@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import shutil
+from pathlib import Path
 
 import brotli
 import pytest
 
+from judge import build_cache
 from judge.corpus import italian_date
 from judge.search.analysis import terms
 from judge.web import create_app
@@ -102,12 +106,23 @@ def test_offline_pages_render_in_the_browser_from_the_data(client, files):
     assert "risposte più semplici" in client.get("/offline/cerca").get_data(as_text=True)
 
 
-def test_a_server_without_warm_up_builds_the_copy_in_another_process(tmp_path, corpus):
+def _cache_without_the_copy(tmp_path, monkeypatch) -> Path:
+    """This run's build cache (corpus, checks, index) linked into a new folder, without the offline
+    copy: a machine where nothing built the copy yet, at no cost of rebuilding the rest."""
+    fresh = tmp_path / "cache"
+    shutil.copytree(build_cache.folder(), fresh, copy_function=os.link,
+                    ignore=shutil.ignore_patterns("copia-offline"))
+    monkeypatch.setenv(build_cache.ENV, str(fresh))  # read by this process and the builder it starts
+    return fresh
+
+
+def test_a_server_without_warm_up_builds_the_copy_in_another_process(tmp_path, corpus, monkeypatch):
     """No files yet: pages don't install the copy (stato says so), a data file answers 503, and the
     files appear, built by a separate process, without the server building them in a thread."""
     import time
 
-    app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True, "SECRET_KEY": "t"})
+    _cache_without_the_copy(tmp_path, monkeypatch)
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "istanza"), "TESTING": True, "SECRET_KEY": "t"})
     client = app.test_client()
     first = client.get("/offline/stato").get_json()
     assert first == {"pronta": False, "versione": version(corpus), "edizione": corpus.in_force.id}
@@ -118,3 +133,20 @@ def test_a_server_without_warm_up_builds_the_copy_in_another_process(tmp_path, c
         assert time.monotonic() < deadline, "copia offline non costruita"
         time.sleep(0.5)
     assert client.get(f"/offline/regole-{version(corpus)}.json").status_code == 200
+
+
+def test_the_copy_is_built_once_per_machine_and_linked_into_each_instance(tmp_path, corpus, monkeypatch):
+    """Built once in the build cache: a second server on another instance folder has the copy at
+    once (no build, no process: the same files, linked), and says so on its first /offline/stato."""
+    fresh = _cache_without_the_copy(tmp_path, monkeypatch)
+    build_all(tmp_path / "uno", corpus)                              # what the first builder does
+    entries = [p for p in (fresh / "copia-offline").iterdir() if p.is_dir()]
+    assert len(entries) == 1
+    second = create_app({"INSTANCE_PATH": str(tmp_path / "due"), "TESTING": True, "SECRET_KEY": "t"})
+    assert second.test_client().get("/offline/stato").get_json()["pronta"] is True
+    names = sorted(p.name for p in entries[0].iterdir())
+    assert len(names) == 6 and names == sorted(p.name for p in (tmp_path / "due" / "offline").iterdir())
+    for name in names:
+        assert (tmp_path / "due" / "offline" / name).stat().st_ino == (entries[0] / name).stat().st_ino
+    r = second.test_client().get(f"/offline/regole-{version(corpus)}.json")
+    assert r.status_code == 200 and json.loads(r.get_data())["versione"] == version(corpus)
