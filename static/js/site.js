@@ -40,25 +40,6 @@
     });
   });
 
-  // The phone menu: one button opens the site's sections (the CSS folds them when this runs).
-  var menuButton = document.querySelector(".menu-apri");
-  var menu = document.getElementById("menu-sito");
-  if (menuButton && menu) {
-    menuButton.addEventListener("click", function () {
-      var open = menuButton.getAttribute("aria-expanded") !== "true";
-      menuButton.setAttribute("aria-expanded", String(open));
-      menu.classList.toggle("aperto", open);
-      if (open) { var first = menu.querySelector("a"); if (first) first.focus(); }
-    });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && menu.classList.contains("aperto")) {
-        menu.classList.remove("aperto");
-        menuButton.setAttribute("aria-expanded", "false");
-        menuButton.focus();
-      }
-    });
-  }
-
   // A link to the legend opens it.
   function openLegend() {
     if (window.location.hash !== "#legenda") return;

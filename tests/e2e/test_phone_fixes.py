@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judge.corpus.turn_names import section_name
+from tests.e2e.conftest import SIZES
 
 
 def test_turno_opens_on_the_phases_with_a_jump_bar(screen, screenshots):
@@ -42,6 +43,33 @@ def test_menu_holds_the_analytic_index(screen):
     nav.get_by_role("link", name="Indice analitico").click()
     expect(screen).to_have_url(re.compile(r"/indice-analitico$"))
     expect(screen.locator("#menu-sito a[aria-current=page]")).to_have_text("Indice analitico")
+
+
+def test_the_menu_opens_before_the_deferred_scripts_arrive(browser, base_url):
+    # A slow phone connection: the page is drawn (menu folded) and tapped before site.js runs.
+    context = browser.new_context(base_url=base_url, locale="it-IT", **SIZES["telefono"])
+    page = context.new_page()
+    held = []
+    page.route("**/js/site.js*", lambda route: held.append(route))
+    try:
+        page.goto("/regole/702.19b", wait_until="commit")  # the deferred scripts hold DOMContentLoaded back
+        button, nav = page.get_by_role("button", name="Menu"), page.locator("#menu-sito")
+        expect(button).to_be_visible()
+        expect(nav).to_be_hidden()
+        assert held, "the page asks for site.js"
+        button.tap()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        expect(nav.get_by_role("link", name="Indice analitico")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(nav).to_be_hidden()
+        expect(button).to_have_attribute("aria-expanded", "false")
+        for route in held:
+            route.continue_()
+        page.wait_for_load_state("load")
+        button.tap()                               # once site.js has run too: one toggle, not two
+        expect(button).to_have_attribute("aria-expanded", "true")
+    finally:
+        context.close()
 
 
 def test_index_search_shows_the_exact_headword_first(screen):
