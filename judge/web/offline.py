@@ -185,7 +185,10 @@ def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
     if _complete(offline_folder(instance), corpus):
         return
     if _in_cache(corpus):
-        build_all(instance, corpus)
+        try:
+            build_all(instance, corpus)
+        except OSError:  # an instance folder that cannot be written: no copy, as when a build fails
+            pass
         return
     key = f"{instance}:{version(corpus)}"
     with _lock:

@@ -150,3 +150,17 @@ def test_the_copy_is_built_once_per_machine_and_linked_into_each_instance(tmp_pa
         assert (tmp_path / "due" / "offline" / name).stat().st_ino == (entries[0] / name).stat().st_ino
     r = second.test_client().get(f"/offline/regole-{version(corpus)}.json")
     assert r.status_code == 200 and json.loads(r.get_data())["versione"] == version(corpus)
+
+
+def test_an_instance_folder_that_cannot_be_written_answers_without_the_copy(tmp_path, corpus, monkeypatch):
+    fresh = _cache_without_the_copy(tmp_path, monkeypatch)
+    build_all(tmp_path / "uno", corpus)                              # the copy is in the cache
+    assert (fresh / "copia-offline").is_dir()
+    blocked = tmp_path / "bloccata"
+    blocked.mkdir()
+    (blocked / "offline").write_text("not a folder")                # nothing can be linked in there
+    app = create_app({"INSTANCE_PATH": str(blocked), "TESTING": True, "SECRET_KEY": "t"})
+    r = app.test_client().get("/offline/stato")
+    assert r.status_code == 200 and r.get_json()["pronta"] is False
+    r = app.test_client().get(f"/offline/regole-{version(corpus)}.json")
+    assert r.status_code == 503 and "in preparazione" in r.get_data(as_text=True)
