@@ -19,9 +19,10 @@ if "JUDGE_CACHE_DIR" not in os.environ:
     os.environ["JUDGE_CACHE_DIR"] = _OWN_CACHE
 
 
-# The longest test files (seconds each, measured on 2 cores), started first: pytest-xdist gives
-# each worker a whole file (--dist loadfile) in collection order (--no-loadscope-reorder), so a
-# long file left for the end would keep one worker busy while the other idles.
+# The longest test files (seconds each, measured on 2 cores on 26 November 2026), started first:
+# pytest-xdist gives each worker a whole file (--dist loadfile) in collection order
+# (--no-loadscope-reorder), so a long file left for the end would keep one worker busy while the
+# other idles.
 LONGEST_FIRST = [
     "tests/e2e_scenario/test_judge_actions_browser.py",  # 75
     "tests/load/test_load.py",  # 63: 60 s of load by definition

@@ -30,7 +30,7 @@ def token(client):
 def all_parts(client, path: str) -> str:
     """A list of changes cut into parts (judge/web/parts.py), read whole: every part joined."""
     first = page(client, path)
-    count = len(set(re.findall(r'\?parte=(\d+)', first))) or 1
+    count = max(map(int, re.findall(r'\?parte=(\d+)', first)), default=1)  # the last part's link
     return first + "".join(page(client, f"{path}?parte={n}") for n in range(2, count + 1))
 
 
