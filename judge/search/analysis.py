@@ -73,6 +73,28 @@ class NounToVerbFilter(Filter):
             yield t
 
 
+class ThreadSafeStemFilter(StemFilter):
+    """Whoosh's StemFilter with the standard library's LRU cache around the stemmer.
+
+    Whoosh's own LFU cache is not thread-safe: evictions racing between the server's threads leave
+    its two dicts out of step, and from then on every unseen word raises KeyError (search broken
+    until a restart). ``functools.lru_cache`` stays consistent under threads (at worst a word is
+    stemmed twice); the Snowball stemmers themselves hold no state.
+    """
+
+    def clear(self):
+        if self.lang:
+            from whoosh.lang import stemmer_for_language
+
+            stemfn = stemmer_for_language(self.lang)
+        else:
+            stemfn = self.stemfn
+        self._stem = lru_cache(maxsize=self.cachesize)(stemfn) if self.cachesize else stemfn
+
+    def cache_info(self):
+        return self._stem.cache_info() if self.cachesize else None
+
+
 # Stems kept: the corpus's own words (about 8,000 a language, what snippets stem again and again)
 # fit. A word is at most a query long (syntax.MAX_QUERY_CHARS), so whatever is typed the cache holds
 # at most 16,384 x about 900 bytes (15 MB; 2 MB in practice). Whoosh's stemmers keep as many.
@@ -85,7 +107,7 @@ def italian_analyzer():
         | LowercaseFilter()
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=ALL_STOPS, minsize=1)
-        | StemFilter(lang="it", cachesize=STEMS_KEPT)
+        | ThreadSafeStemFilter(lang="it", cachesize=STEMS_KEPT)
         | NounToVerbFilter()
     )
 
@@ -96,7 +118,7 @@ def english_analyzer():
         | LowercaseFilter()
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=ALL_STOPS, minsize=1)
-        | StemFilter(lang="en", cachesize=STEMS_KEPT)
+        | ThreadSafeStemFilter(lang="en", cachesize=STEMS_KEPT)
     )
 
 
