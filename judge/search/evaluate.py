@@ -9,10 +9,15 @@ from pathlib import Path
 
 from judge import ROOT
 from judge.corpus import Corpus
+from judge.search.analysis import words
 
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 # A second set, written blind and never used for a decision: measured, never looked into.
 FRESH_FILE = ROOT / "tests" / "search" / "questions_fresh.json"
+# The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
+# chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
+# "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
+LEARN_FILE = ROOT / "judge" / "search" / "domande.json"
 
 
 HALVES = ("tuning", "heldout")
@@ -26,6 +31,42 @@ class Question:
     id: str = ""
     origin: str = ""  # v1 (tuned on before the split), issue, v2 (written for the split)
     half: str = ""  # "tuning" or "heldout": fixed once in the file, never recomputed
+    card: str = ""  # the card the question names, as typed («Rest in Peace»), if any
+    group: str = ""  # questions that are phrasings of one situation share it (split together)
+
+
+# Kinds of query, as the figures are reported (docs/ricerca.md). Decided from the question alone
+# (its words, its category and the rules that answer it), never from the engine: a question may be
+# of several kinds («con Tarmogoyf quanto fa?» is a card-named full question).
+SHORT, QUESTION, JARGON, KEYWORD, VARIANTS, CARD, ENGLISH, NOTATION = (
+    "breve", "domanda", "gergo", "parola chiave", "varianti", "carta", "inglese", "notazione")
+KINDS = (SHORT, QUESTION, JARGON, KEYWORD, VARIANTS, CARD, ENGLISH, NOTATION)
+
+
+def kinds(q: Question) -> tuple[str, ...]:
+    """The kinds of ``q``: short (three words at most), a full question (seven words or more, or five
+    with a question mark), jargon, a keyword's name (four words at most, answered in 701–702),
+    multiplayer and variants (answered first in chapters 8–9), card-named, English, notation."""
+    n = len(words(q.q))
+    out = []
+    full = n >= 7 or (n >= 5 and "?" in q.q)
+    if n <= 3 and not full:
+        out.append(SHORT)
+    if full:
+        out.append(QUESTION)
+    if q.cat == "jargon":
+        out.append(JARGON)
+    if n <= 4 and q.cat not in ("en", "jargon", "notation") and any(r.split(".")[0] in ("701", "702") for r in q.rules):
+        out.append(KEYWORD)
+    if q.rules and q.rules[0][:1] in ("8", "9"):
+        out.append(VARIANTS)
+    if q.card:
+        out.append(CARD)
+    if q.cat == "en":
+        out.append(ENGLISH)
+    if q.cat == "notation":
+        out.append(NOTATION)
+    return tuple(out)
 
 
 def load_questions(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -43,10 +84,27 @@ def load_fresh(path: Path | None = None) -> list[Question]:
     return _read(Path(path or FRESH_FILE), default="fresh")
 
 
+def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
+    """The questions the search learns from (judge/search/domande.json), or one half of them; their
+    halves are renamed "impara" (tuning) and "impara-verifica" (held-out) so that a report of every
+    set keeps them apart."""
+    out = [Question(q.q, q.rules, q.cat, q.id, "domande", LEARN_HALVES[q.half], q.card, q.group)
+           for q in _read(Path(path or LEARN_FILE))]
+    if half is not None:
+        if half not in HALVES:
+            raise ValueError(f"half must be one of {HALVES}")
+        out = [q for q in out if q.half == LEARN_HALVES[half]]
+    return out
+
+
+LEARN_HALVES = {"tuning": "impara", "heldout": "impara-verifica"}
+
+
 def _read(path: Path, default: str = "") -> list[Question]:
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
-        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", default), x.get("half", default))
+        Question(x["q"], tuple(x["rules"]), x["cat"], x.get("id", ""), x.get("origin", default), x.get("half", default),
+                 x.get("card", ""), x.get("group", ""))
         for x in data["questions"]
     ]
 
@@ -133,6 +191,8 @@ def report(questions: list[Question], ranker: Callable[[str], list[str]], show_m
         for q in qs:
             groups.setdefault(f"  cat {q.cat}", []).append(q)
             groups.setdefault(f"  origin {q.origin}", []).append(q)
+            for k in kinds(q):
+                groups.setdefault(f"  kind {k}", []).append(q)
         for name in sorted(groups):
             g = measure(groups[name], ranker)
             lines.append(f"{name:26} {g.n:4} {g.recall1:9.3f} {g.recall5:9.3f} {g.mrr:7.3f}")
@@ -157,4 +217,4 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    print(report(load_questions() + load_fresh(), engine_ranker(get_engine(instance, load_corpus()))))
+    print(report(load_questions() + load_fresh() + load_learning(), engine_ranker(get_engine(instance, load_corpus()))))
