@@ -93,6 +93,9 @@ class NameIndex:
                     positions.append(min(pos, 127))
         order = sorted(range(len(keys)), key=keys.__getitem__)
         self.keys = _Keys([keys[i] for i in order])
+        # The keys' hashes, sorted: which of many word runs of a text may be names, in one look
+        # (``may_be_names``; Python's string hash, the same for the life of the process).
+        self._hashes = np.unique(np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)))
         self.rows = array("i", (rows[i] for i in order))
         self.positions = array("b", (positions[i] for i in order))
         del keys, rows, positions, order
@@ -139,6 +142,15 @@ class NameIndex:
             out.append(self._hit(lo, PREFIX, cost=_COMPLETION))
             lo += 1
         return out
+
+    def may_be_names(self, keys: list[str]) -> np.ndarray:
+        """For each key, whether it may be a whole name (True for every name; a hash collision can
+        add a False positive, which ``exact`` then rules out)."""
+        if not keys:
+            return np.zeros(0, dtype=bool)
+        h = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys))
+        i = np.minimum(np.searchsorted(self._hashes, h), len(self._hashes) - 1)
+        return self._hashes[i] == h
 
     # --- word by word -----------------------------------------------------------------------
     def _word_entries(self, word: str) -> np.ndarray:

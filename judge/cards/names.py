@@ -13,7 +13,7 @@ from __future__ import annotations
 from judge.search.analysis import fold, words
 
 # Letters with no Unicode decomposition, as written on a keyboard without them.
-_SPELLED_OUT = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O",
+SPELLED_OUT = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O",
                               "ß": "ss", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D"})
 
 MAX_NAME_CHARS = 200   # longer than any card name (the longest is under 150 characters)
@@ -22,7 +22,7 @@ MAX_NAME_CHARS = 200   # longer than any card name (the longest is under 150 cha
 def name_words(text: str) -> list[str]:
     """The folded words of a name (or of what someone typed for one)."""
     # Folded first, so that a letter decomposing into one of them ("Ǣ" -> "æ") is spelled out too.
-    return words(fold(text[: MAX_NAME_CHARS * 2]).translate(_SPELLED_OUT))
+    return words(fold(text[: MAX_NAME_CHARS * 2]).translate(SPELLED_OUT))
 
 
 def name_key(text: str) -> str:

@@ -1,14 +1,22 @@
-"""What the search says above its results: a quick answer from the analytic indexes, and the two
-meanings of a word that has two in the game («livello»: a layer, 613, or a leveler's level, 711).
+"""What the search says above its results: a quick answer, and the two meanings of a word that has
+two in the game («livello»: a layer, 613, or a leveler's level, 711).
 
-The quick answer is an analytic index entry that covers every unit of the question on the rule
-ranked first (the entry is the project's, not the rules': the card sends to the rule). The
-meanings come from ``significati.tsv``: the search never picks one for the user.
+The quick answer is either
+
+- for a full question whose frame the search recognised (judge/search/frames.py), the rule that
+  answers the frame, when it is among the first results, with the sentence of that rule that
+  answers (the one sharing the most words with what the question is about); or
+- an analytic index entry that covers every unit of the question on the rule ranked first (the
+  entry is the project's, not the rules': the card sends to the rule); for a full question it
+  shows the rule's answering sentence too.
+
+The meanings come from ``significati.tsv``: the search never picks one for the user.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,7 +63,7 @@ def best_entry(corpus, number: str, stems: dict[str, set[str]], units, typed: di
 
 @dataclass(frozen=True)
 class QuickAnswer:
-    entry: str
+    entry: str  # the analytic index entry («» for the answer to a frame)
     entry_html: str
     entry_lang: str
     number: str
@@ -63,13 +71,17 @@ class QuickAnswer:
     label: str  # its label («Traduzione del progetto · 19 giugno 2026»)
     layer: str  # "ufficiale", "traduzione" or "comunità"
     lang: str
+    sentence: str = ""  # for a full question: the sentence of the rule that answers it
+    sentence_html: str = ""  # the same with the question's words marked
+    asks: str = ""  # what the question's frame asks («chi controlla?»), when the answer is the frame's
 
     @property
     def url(self) -> str:
         return f"/regole/{self.number}"
 
     def as_json(self) -> dict:
-        return {"voce": self.entry, "lingua_voce": self.entry_lang, "regola": self.number, "testo": self.text,
+        return {"voce": self.entry or None, "lingua_voce": self.entry_lang or None, "regola": self.number,
+                "testo": self.text, "frase": self.sentence or None, "domanda": self.asks or None,
                 "etichetta": self.label, "strato": self.layer, "url": self.url}
 
 
@@ -92,6 +104,41 @@ def quick_answer(hit, n_units: int, named: dict[str, float]) -> QuickAnswer | No
             return None
     return QuickAnswer(hit.index_entry, hit.index_entry_html, hit.index_entry_lang, hit.number,
                        shorten(hit.text, ANSWER_CHARS), hit.label, hit.layer, hit.lang)
+
+
+# A rule's sentences: a full stop (or a semicolon) and a space before a capital, a quote or a bracket.
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-ZÀ-ÖØ-Þ«“\"(])")
+SENTENCE_CHARS = 320
+
+
+def answering_sentence(text: str, lang: str, stems: set[str]) -> tuple[str, str]:
+    """The sentence of ``text`` sharing the most terms with ``stems`` (the first of the best), as
+    text and as HTML with the shared words marked."""
+    sentences = [x for x in _SENTENCE_END.split(" ".join(text.split())) if x.strip()] or [text]
+    best = max(sentences, key=lambda x: len(term_set(x, lang) & stems))
+    return make_snippet(best, lang, stems, SENTENCE_CHARS)
+
+
+def frame_answer(hits, frames, stems: dict[str, set[str]], within: int = 3) -> QuickAnswer | None:
+    """The answer to a question's frame (judge/search/frames.py: ``frames``, the rows it matched, each
+    with ``rules`` and what it ``asks``): among the first ``within`` hits, the best ranked that is the
+    first rule of a row, else of any rule of a row; with its answering sentence."""
+    top = hits[:within]
+    for first_only in (True, False):
+        for h in top:
+            frame = next((f for f in frames if f.rules and (h.number == f.rules[0] or
+                                                            (not first_only and h.number in f.rules))), None)
+            if frame is not None:
+                sentence, marked = answering_sentence(h.text, h.lang, stems[h.lang])
+                return QuickAnswer("", "", "", h.number, shorten(h.text, ANSWER_CHARS), h.label, h.layer, h.lang,
+                                   sentence, marked, frame.asks)
+    return None
+
+
+def with_sentence(answer: QuickAnswer, text: str, stems: dict[str, set[str]]) -> QuickAnswer:
+    """``answer`` with the sentence of its rule (``text``, the hit's) that answers the question."""
+    sentence, marked = answering_sentence(text, answer.lang, stems[answer.lang])
+    return replace(answer, sentence=sentence, sentence_html=marked)
 
 
 # -- words with two meanings --------------------------------------------------------------------------------

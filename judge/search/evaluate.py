@@ -10,6 +10,7 @@ from pathlib import Path
 from judge import ROOT
 from judge.corpus import Corpus
 from judge.search.analysis import words
+from judge.search.frames import is_full_question
 
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 # A second set, written blind and never used for a decision: measured, never looked into.
@@ -49,7 +50,7 @@ def kinds(q: Question) -> tuple[str, ...]:
     multiplayer and variants (answered first in chapters 8–9), card-named, English, notation."""
     n = len(words(q.q))
     out = []
-    full = n >= 7 or (n >= 5 and "?" in q.q)
+    full = is_full_question(q.q)
     if n <= 3 and not full:
         out.append(SHORT)
     if full:

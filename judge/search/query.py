@@ -43,9 +43,12 @@ from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus.turn_names import section_name
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
-from judge.search.answers import ambiguous_words, best_entry, quick_answer
+from judge.search.answers import QuickAnswer, ambiguous_words, best_entry, frame_answer, quick_answer, with_sentence
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.headwords import Headwords
+from judge.search.frames import Reading, is_full_question, read
+from judge.search.learned import Memory, get_memory
+from judge.search.named_cards import NamedCards, named_cards
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.arrays import load as load_arrays
@@ -88,6 +91,17 @@ W_HEADWORD = 1.0
 # A rule whose text is only a name (702.19 «Travolgere») answers no question: its score counts this
 # much, unless the query is that name. Chosen on the tuning half.
 W_HEADING_ONLY = 0.6
+COVERAGE_IDF = 0.5
+# Rules that answered questions like this one (judge/search/learned.py) add this much to a rule's
+# score relative to the best rule's words (1.0: as much as the best words). Chosen on the tuning halves.
+W_LEARNED = 0.3
+# The rules a card named in the question relies on (judge/search/named_cards.py), the same way.
+W_CARD = 1.0
+CARDS_IN_QUESTIONS = True
+# The rules that answer the question's frame (judge/search/frames.py), the same way; the frame's own
+# words («controlla», «ordine») count this much of a subject's word.
+W_FRAME = 0.6
+W_FRAME_WORD = 0.5
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -157,6 +171,7 @@ class Engine:
         self.glossary: Glossary = get_glossary(corpus=corpus)
         self.speller = self._speller()
         self.headwords = Headwords.build(corpus, self.glossary)
+        self.memory: Memory = get_memory(corpus)
         self.heading_factor = np.where(self.layout.heading_only, np.float32(W_HEADING_ONLY),
                                        np.float32(1.0)).astype(np.float32)
         self.known_stems = {
@@ -269,7 +284,8 @@ class Engine:
         unit.query = _variants(subs)
         return unit
 
-    def _units(self, items: list[Item], corrections: dict[str, list[str]]) -> list[tuple[Unit, str]]:
+    def _units(self, items: list[Item], corrections: dict[str, list[str]],
+               frame_words: set[str] = frozenset()) -> list[tuple[Unit, str]]:
         """Units with their mode, for one clause."""
         out: list[tuple[Unit, str]] = []
         run: list[list[str]] = []  # alternatives per word, for a run of plain "should" words
@@ -314,6 +330,8 @@ class Engine:
                 if alts != [w]:
                     corrections[w] = alts
                 weight = W_CORRECTED if alts != [w] else 1.0
+                if w in frame_words:
+                    weight *= W_FRAME_WORD
                 if item.mode == "should":
                     run.append(alts)
                     run_weights.append(weight)
@@ -327,7 +345,7 @@ class Engine:
         return out
 
     def _evaluate(self, clauses: list[list[Item]], number_units: list[Unit], corrections: dict[str, list[str]],
-                  memo: dict):
+                  memo: dict, frame_words: set[str] = frozenset()):
         """The documents the query admits (mask), their scores, and the query's positive units.
         Clauses are alternatives (OR): a document admitted by several adds their scores."""
         sc = self.scorer
@@ -335,7 +353,7 @@ class Engine:
         total = np.zeros(sc.n, dtype=np.float32)
         positive_units: list[Unit] = list(number_units)
         for items in clauses:
-            units = [(u, m) for u, m in self._units(items, corrections) if u.query is not None]
+            units = [(u, m) for u, m in self._units(items, corrections, frame_words) if u.query is not None]
             positives = [u for u, m in units if m in ("should", "must")]
             nots = [u for u, m in units if m == "not"]
             positive_units.extend(positives)
@@ -428,17 +446,21 @@ class Engine:
         if number_units:
             text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q_ref))
 
-        clauses = parse(text)
+        cards = named_cards(text, self.corpus, self.ordinary) if CARDS_IN_QUESTIONS else NamedCards(text)
+        result.cards = cards.cards
+        reading = read(cards.text)
+        clauses = parse(cards.text)
         total_words = sum(len(it.words) for c in clauses for it in c)
         if total_words > MAX_WORDS:
             clauses = truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
         memo: dict = {}
-        admitted, raw, positive_units = self._evaluate(clauses, number_units, corrections, memo)
+        frame_words = reading.frame_words
+        admitted, raw, positive_units = self._evaluate(clauses, number_units, corrections, memo, frame_words)
         loose = relaxed(clauses)
         if not admitted.any() and loose != clauses:
-            admitted, raw, positive_units = self._evaluate(loose, number_units, corrections, memo)
+            admitted, raw, positive_units = self._evaluate(loose, number_units, corrections, memo, frame_words)
             if admitted.any():
                 result.notes.append("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole "
                                     "richieste): risultati con le stesse parole, senza vincoli.")
@@ -463,10 +485,12 @@ class Engine:
         # Coverage: the share of the query's units (by weight) each document matches; all words beat
         # some words. Reranking can lower a score, never raise it.
         if len(positive_units) > 1:
-            total_weight = sum(u.weight for u in positive_units) or 1.0
+            matched = [self.scorer.scores(u.query, memo) > 0 for u in positive_units]
+            weights = [u.weight * self._rarity(m) for u, m in zip(positive_units, matched)]
+            total_weight = sum(weights) or 1.0
             cov = np.zeros(self.scorer.n, dtype=np.float32)
-            for u in positive_units:
-                cov += np.float32(u.weight) * (self.scorer.scores(u.query, memo) > 0)
+            for w, m in zip(weights, matched):
+                cov += np.float32(w) * m
             cov = np.minimum(cov / np.float32(total_weight), 1.0)
             score = raw * (0.15 + 0.85 * cov * cov)
         else:
@@ -478,6 +502,8 @@ class Engine:
         boost = None if named else self._headword_boost(positive_units)
         if boost is not None:
             score *= boost
+        score, admitted = self._with_priors(text, cards, reading, score, admitted,
+                                            self.layout.filter(lang, chapter, section))
         ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
@@ -488,11 +514,68 @@ class Engine:
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
         if page == 1 and result.hits:
-            units = [u for u in positive_units if u.label]
-            result.answer = quick_answer(result.hits[0], len(units), self.headword_rules(units))
+            result.answer = self._answer(cards.text, result.hits, reading, positive_units, stems)
         if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
+
+    def ordinary(self, word: str) -> bool:
+        """A word the rules' own texts use, or the search glossary's (a card's name is not:
+        judge/cards/mentions.py)."""
+        if word in self.glossary.words:
+            return True
+        for lang in ("it", "en"):
+            s = stem(word, lang)
+            if s is None or len(self.scorer.postings(f"body_{lang}", s).docs):
+                return True
+        return False
+
+    def _with_priors(self, text: str, cards: NamedCards, reading: Reading, score: np.ndarray,
+                     admitted: np.ndarray, allowed: np.ndarray):
+        """The words' scores, as a share of the best, plus the rules that the question's likeness to
+        questions asked before points to and those of the cards it names (each may enter the
+        results without the words)."""
+        sources = []
+        if W_LEARNED:
+            sources.append((W_LEARNED, self.memory.rules_for(text)))
+        if W_CARD and cards.rules:
+            sources.append((W_CARD, cards.rules))
+        if W_FRAME and reading.rules:
+            sources.append((W_FRAME, reading.rules))
+        if not any(found for _, found in sources):
+            return score, admitted
+        top = float(score[admitted].max()) if admitted.any() else 0.0
+        bonus = np.zeros(self.scorer.n, dtype=np.float32)
+        for weight, found in sources:
+            for n, w in found.items():
+                for d in self.layout.docs_of.get(n, ()):
+                    bonus[d] += np.float32(weight * w)
+        out = (score / np.float32(top) if top > 0 else score) + bonus
+        return out, admitted | ((bonus > 0) & allowed)
+
+    def _rarity(self, matched: np.ndarray) -> float:
+        """How much a unit weighs in the coverage: rarer units carry the question's subject."""
+        if not COVERAGE_IDF:
+            return 1.0
+        df = int(np.count_nonzero(matched))
+        return float(np.log(1.0 + self.scorer.n / (1.0 + df))) ** COVERAGE_IDF
+
+    def _answer(self, text: str, hits: list[Hit], reading: Reading, positive_units: list[Unit],
+                stems: dict[str, set[str]]) -> QuickAnswer | None:
+        """The quick answer (judge/search/answers.py): for a full question, the rule that answers its
+        frame with the sentence that answers; otherwise (or when that rule is not among the first
+        results) an analytic index entry holding the whole question."""
+        full = is_full_question(text)
+        subject = {k: v - {stem(w, k) for w in reading.frame_words} for k, v in stems.items()}
+        if full and reading.frames:
+            answer = frame_answer(hits, reading.frames, subject)
+            if answer is not None:
+                return answer
+        units = [u for u in positive_units if u.label]
+        answer = quick_answer(hits[0], len(units), self.headword_rules(units))
+        if answer is not None and full:
+            answer = with_sentence(answer, hits[0].text, subject)
+        return answer
 
     def _heading_factor(self, named: list[int] | None) -> np.ndarray:
         """W_HEADING_ONLY on rules that are only a name, unless the query is that name (``named``: its

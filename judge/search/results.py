@@ -67,6 +67,7 @@ class SearchResult:
     jargon: list[Jargon] = field(default_factory=list)  # what the jargon in the query means ("fizzle")
     answer: QuickAnswer | None = None  # an analytic index entry that answers the question (answers.py)
     ambiguous: list[Ambiguous] = field(default_factory=list)  # words with two meanings («livello»)
+    cards: list = field(default_factory=list)  # the cards the query names (judge.cards.lookup.Match)
 
     @property
     def pages(self) -> int:

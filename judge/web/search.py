@@ -104,5 +104,6 @@ def api_cerca():
     limit = _int_arg("limite", PER_PAGE, 1, MAX_LIMIT)
     page = _int_arg("pagina", 1, 1, 1000)
     result = _run(q, page, limit, params)
-    # The cards the query names, as the page shows them above the rules.
-    return jsonify({**result.as_json(), "cards": [suggestion_payload(m) for m in carte_nominate(q)]})
+    # The cards the query names (the whole query, or inside a question), as the page shows them above the rules.
+    cards = carte_nominate(q) or result.cards
+    return jsonify({**result.as_json(), "cards": [suggestion_payload(m) for m in cards]})

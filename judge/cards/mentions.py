@@ -1,0 +1,77 @@
+"""Cards named inside a longer text: «con Rest in Peace le creature muoiono?», «Tarmogoyf conta
+i tipi nei cimiteri», «con Riposa in Pace…».
+
+A name counts when it is written whole (any case, accents or not, Italian or English) and it
+cannot be a phrase of the game's own: at least one of its words is not an ordinary word of the
+rules (``ordinary``, given by the caller: the search's vocabulary). So «Fulmine», «Tarmogoyf»
+and «Rest in Peace» are cards, while «Vigilanza» or «Contromagia», words of the rules and of the
+analytic index too, are read as the words they are (the whole query «vigilanza» still shows the
+card, judge.cards.lookup.named). The longest name wins where names overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from judge.cards.lookup import Match, exact
+from judge.cards.names import SPELLED_OUT, name_words
+from judge.cards.table import CardTable, load_table
+from judge.search.analysis import WORD_RE, fold
+
+MAX_NAME_WORDS = 8  # longer than almost every name; a longer one is still found as a whole query
+MAX_MENTIONS = 3
+MIN_DISTINCT_CHARS = 4  # the word that makes a name a name, not a phrase of the rules
+
+
+@dataclass(frozen=True)
+class Mention:
+    match: Match
+    start: int  # where the name is in the text (characters)
+    end: int
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """The text's words as names compare them, with where each is in ``text``."""
+    folded = fold(text).translate(SPELLED_OUT)
+    if len(folded) == len(text):  # accents only: the folded text's positions are the text's
+        return [(m.group(0), m.start(), m.end()) for m in WORD_RE.finditer(folded)]
+    return [(w, m.start(), m.end()) for m in WORD_RE.finditer(text) for w in name_words(m.group(0))]
+
+
+def _is_a_name(text: str, toks: list[tuple[str, int, int]], ordinary: Callable[[str], bool]) -> bool:
+    """Words that name a card rather than say something of the game: a name of several words typed
+    as a name («Serra Angel», «Calice del Nulla»), or any name with a word the rules never use."""
+    if len(toks) > 1 and all(text[a].isupper() for w, a, _ in toks if len(w) >= MIN_DISTINCT_CHARS):
+        return True
+    return any(len(w) >= MIN_DISTINCT_CHARS and not ordinary(w) for w, _, _ in toks)
+
+
+def mentioned(text: str, ordinary: Callable[[str], bool], table: CardTable | None = None) -> list[Mention]:
+    """The cards ``text`` names, in the order written (at most ``MAX_MENTIONS``)."""
+    table = table or load_table()
+    toks = _tokens(text)
+    runs, keys = [], []
+    for i in range(len(toks)):
+        key = toks[i][0]
+        for j in range(i, min(len(toks), i + MAX_NAME_WORDS)):
+            if j > i:
+                key = f"{key} {toks[j][0]}"
+            runs.append((i, j))
+            keys.append(key)
+    names = {}  # start -> the longest name starting there
+    for (i, j), key, maybe in zip(runs, keys, table.index.may_be_names(keys)):
+        if maybe and _is_a_name(text, toks[i:j + 1], ordinary):
+            names[i] = (j, key)  # runs from i grow longer: the last one kept is the longest
+    out: list[Mention] = []
+    i = 0
+    while i < len(toks) and len(out) < MAX_MENTIONS:
+        if i in names:
+            j, key = names[i]
+            found = exact(key, table)
+            if found:
+                out.append(Mention(found[0], toks[i][1], toks[j][2]))
+                i = j + 1
+                continue
+        i += 1
+    return out

@@ -1,0 +1,148 @@
+"""Reading a question: its frame, what it is about, and the rules that answer that kind of question.
+
+A full question carries its subject in few words and its frame in many: «Se la creatura che attacca
+viene rimossa dal combattimento prima del danno, infligge danno lo stesso?» asks whether something
+still happens (the frame: «lo stesso») about a creature removed from combat and damage (the
+subject); the rules that answer are 506.4 (a creature removed from combat), then 510.1c. The
+frames are data (``cornici.tsv``): each row names a frame, how players say it, what the question
+is about, and the rules that answer, the one that answers the frame first.
+
+``read`` gives, for a question, the rows it matches and:
+
+- the rules they name, weighted by their place in the row (the first 1, the next less): the
+  search adds them to the rules its words find (query.py);
+- the frame's own words («controlla», «ordine», «livello»): they say what is asked, not what it is
+  about, and weigh less in the search than the words of the subject.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from judge.search.analysis import stem, words
+
+FRAMES_FILE = Path(__file__).with_name("cornici.tsv")
+MAX_GAP = 2  # words allowed between two words of a phrase
+NEXT_RULE = 0.8  # each rule after the first weighs this much of the one before it
+# What each frame asks, as the quick answer says it.
+ASKS = {
+    "ancora": "succede lo stesso?", "controllo": "chi controlla, chi possiede?", "quando": "quando?",
+    "puoi": "si può scegliere?", "rispondere": "si può rispondere, usa la pila?", "oppure": "è l'uno o l'altro?",
+    "ordine": "in che ordine?", "livello": "in che livello?", "quanti": "quanti?", "dove": "dove va?",
+    "conta": "conta come?", "succede": "che cosa succede?",
+}
+
+
+def is_full_question(text: str) -> bool:
+    """A whole question, not a few words: seven words or more, or five with a question mark (the
+    definition the figures per kind of query use too, judge/search/evaluate.py)."""
+    n = len(words(text))
+    return n >= 7 or (n >= 5 and "?" in text)
+
+
+Token = tuple[str, str | None]  # (folded word, Italian stem or None for a stop word)
+Phrase = tuple[Token, ...]
+
+
+@dataclass(frozen=True)
+class Frame:
+    name: str  # «ancora», «controllo», «quando»…
+    phrases: tuple[Phrase, ...]  # how the frame is said (any of them)
+    subject: tuple[tuple[Phrase, ...], ...]  # groups that must all be there, each any of its phrases
+    rules: tuple[str, ...]
+    line: int = 0
+
+    @property
+    def asks(self) -> str:
+        return ASKS.get(self.name, "")
+
+
+@dataclass
+class Reading:
+    frames: list[Frame] = field(default_factory=list)  # the rows matched, in file order
+    rules: dict[str, float] = field(default_factory=dict)  # rule -> weight (0–1)
+    frame_words: set[str] = field(default_factory=set)  # folded words that say the frame
+
+
+
+def _phrase(text: str) -> Phrase:
+    return tuple((w, stem(w, "it")) for w in words(text))
+
+
+def _alternatives(text: str) -> tuple[Phrase, ...]:
+    return tuple(p for p in (_phrase(a) for a in text.split("|")) if p)
+
+
+def parse_frames(text: str) -> list[Frame]:
+    out: list[Frame] = []
+    header = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")]
+        if not header:
+            header = True
+            if cols[0] == "cornice":
+                continue
+        if len(cols) != 4:
+            raise ValueError(f"{FRAMES_FILE.name}, riga {n}: attesi 4 campi separati da TAB")
+        name, phrases, subject, rules = cols
+        groups = tuple(_alternatives(g) for g in subject.split(" + ")) if subject else ()
+        frame = Frame(name, _alternatives(phrases), tuple(g for g in groups if g), tuple(rules.split()), n)
+        if not frame.phrases:
+            raise ValueError(f"{FRAMES_FILE.name}, riga {n}: una cornice senza frasi")
+        out.append(frame)
+    return out
+
+
+@lru_cache(maxsize=1)
+def load_frames() -> tuple[Frame, ...]:
+    return tuple(parse_frames(FRAMES_FILE.read_text(encoding="utf-8")))
+
+
+def _matches(tok: Token, word: str, word_stem: str | None) -> bool:
+    return word == tok[0] or (tok[1] is not None and tok[1] == word_stem)
+
+
+def _find(phrase: Phrase, ws: list[str], stems: list[str | None]) -> list[int] | None:
+    """Where ``phrase`` is in the question: its words in order, at most ``MAX_GAP`` apart."""
+    for start in range(len(ws)):
+        if not _matches(phrase[0], ws[start], stems[start]):
+            continue
+        at, pos = [start], start
+        for tok in phrase[1:]:
+            nxt = next((i for i in range(pos + 1, min(len(ws), pos + 2 + MAX_GAP))
+                        if _matches(tok, ws[i], stems[i])), None)
+            if nxt is None:
+                break
+            at.append(nxt)
+            pos = nxt
+        else:
+            return at
+    return None
+
+
+def read(text: str, frames: tuple[Frame, ...] | None = None) -> Reading:
+    """The frames ``text`` matches and what they bring (see the module's docstring)."""
+    ws = words(text)
+    out = Reading()
+    if len(ws) < 2:
+        return out
+    stems = [stem(w, "it") for w in ws]
+    for frame in frames if frames is not None else load_frames():
+        said = next((at for at in (_find(p, ws, stems) for p in frame.phrases) if at is not None), None)
+        if said is None:
+            continue
+        if len(said) > 1:  # «chi controlla», «in che ordine»: the frame's words, whatever it is about
+            out.frame_words.update(ws[i] for i in said)
+        if any(all(_find(p, ws, stems) is None for p in group) for group in frame.subject):
+            continue
+        out.frames.append(frame)
+        out.frame_words.update(ws[i] for i in said)
+        weight = 1.0
+        for n in frame.rules:
+            out.rules[n] = max(out.rules.get(n, 0.0), weight)
+            weight *= NEXT_RULE
+    return out
