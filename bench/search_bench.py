@@ -13,22 +13,32 @@ Run: .venv/bin/python bench/search_bench.py
 - Profile: the share of a request's time in each stage, for distinct /api/cerca, /cerca and rule pages.
 
 HTTP throughput through `judge serve` and wrk, on distinct requests, is bench/http_bench.py.
+
+With ``--contro DIR`` (another copy of the project, e.g. the previous commit: ``git archive HEAD~1 |
+tar -x -C DIR``) it only compares the server's time per search of this copy and of that one, in the
+same run: each copy in its own process, alternating, three rounds, on the same queries (distinct
+searches, and the full questions of the question sets); the time of a search is the fastest of five
+runs (the machine's other work slows some runs, never speeds one up), the best round of each copy.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.distinct import rule_paths, search_paths, search_queries  # noqa: E402
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search.evaluate import (  # noqa: E402
-    HALVES, SubstringBaseline, engine_ranker, load_fresh, load_questions, measure, report, split_info,
+    HALVES, SubstringBaseline, engine_ranker, kinds, load_fresh, load_questions, measure, report, split_info,
 )
 from judge.search.index import build_time  # noqa: E402
 
@@ -137,7 +147,54 @@ def profile(instance, corpus) -> None:
         os.environ.pop("JUDGE_SEARCH_CACHE", None)
 
 
+def _measure_copy(root: Path, queries_file: Path) -> dict[str, float]:
+    """``cpu_per_search`` (bench/_search_cpu.py) in a fresh process importing the copy of the project at
+    ``root`` (that module imports only what every copy has)."""
+    here = Path(__file__).resolve().parent
+    code = (f"import sys, json; sys.path.insert(0, {str(root)!r}); import judge; "
+            f"assert judge.__file__.startswith({str(root)!r}), judge.__file__; sys.path.insert(1, {str(here)!r}); "
+            f"import _search_cpu as b; qs = json.load(open({str(queries_file)!r})); "
+            f"print(json.dumps(b.cpu_per_search(qs)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(root))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compare(other: Path, rounds: int = 2) -> None:
+    """The server's time per search of this copy against the copy at ``other``, alternating, in one run."""
+    corpus = load_corpus()
+    from judge.search.evaluate import load_learning
+
+    queries = {
+        "ricerche diverse": search_queries(corpus, 1500),
+        "domande intere": [q.q for q in load_questions() + load_fresh() + load_learning()
+                           if "domanda" in kinds(q)],
+    }
+    here = Path(__file__).resolve().parents[1]
+    best: dict[str, dict[str, float]] = {"questo": {}, "contro": {}}
+    with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as tmp:
+        queries_file = Path(tmp) / "queries.json"
+        queries_file.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
+        for _ in range(rounds):
+            for label, root in (("questo", here), ("contro", other.resolve())):
+                for k, v in _measure_copy(root, queries_file).items():
+                    best[label][k] = min(v, best[label].get(k, float("inf")))
+    print(f"Tempo del server per ricerca, questo commit contro {other} (per ricerca la più veloce di 5 volte; "
+          f"migliore di {rounds} giri alternati)")
+    print(f"{'':22} {'n':>5} {'questo ms':>10} {'contro ms':>10} {'rapporto':>9}")
+    for k, qs in queries.items():
+        a, b = best["questo"][k], best["contro"][k]
+        print(f"{k:22} {len(qs):5} {a:10.3f} {b:10.3f} {a / b:9.2f}")
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--contro", type=Path, default=None,
+                    help="un'altra copia del progetto (per esempio il commit precedente): confronta solo il "
+                         "tempo per ricerca, nella stessa esecuzione")
+    args = ap.parse_args()
+    if args.contro is not None:
+        compare(args.contro)
+        return 0
     corpus = load_corpus()
     questions = load_questions()
     with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as instance:

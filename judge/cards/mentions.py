@@ -42,15 +42,20 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 def _is_a_name(text: str, toks: list[tuple[str, int, int]], ordinary: Callable[[str], bool]) -> bool:
     """Words that name a card rather than say something of the game: a name of several words typed
     as a name («Serra Angel», «Calice del Nulla»), or any name with a word the rules never use."""
-    if len(toks) > 1 and all(text[a].isupper() for w, a, _ in toks if len(w) >= MIN_DISTINCT_CHARS):
+    long = [(w, a) for w, a, _ in toks if len(w) >= MIN_DISTINCT_CHARS]
+    if len(toks) > 1 and long and all(text[a].isupper() for _, a in long):
         return True
-    return any(len(w) >= MIN_DISTINCT_CHARS and not ordinary(w) for w, _, _ in toks)
+    return any(not ordinary(w) for w, _ in long)
 
 
 def mentioned(text: str, ordinary: Callable[[str], bool], table: CardTable | None = None) -> list[Mention]:
     """The cards ``text`` names, in the order written (at most ``MAX_MENTIONS``)."""
     table = table or load_table()
     toks = _tokens(text)
+    # A name needs a capitalised long word or a long word the rules never use: most questions have
+    # neither, and are done without looking at a single name.
+    if not any(len(w) >= MIN_DISTINCT_CHARS and (text[a].isupper() or not ordinary(w)) for w, a, _ in toks):
+        return []
     runs, keys = [], []
     for i in range(len(toks)):
         key = toks[i][0]

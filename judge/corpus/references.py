@@ -52,6 +52,7 @@ HOLDERS: tuple[tuple[str, str], ...] = (
     ("rules_it/indice_analitico*.tsv", "text"),
     ("rules_it/terminologia.tsv", "text"),
     ("tests/search/questions*.json", "text"),
+    ("judge/search/domande.json", "text"),
     ("tests/engine/*.py", "python"),
     ("tests/scenario_web/*.py", "python"),
     ("tests/e2e_scenario/*.py", "python"),

@@ -161,6 +161,13 @@ def terms(text: str, lang: str) -> list[str]:
     return [t.text for t in ANALYZERS[lang](text)]
 
 
+@lru_cache(maxsize=STEMS_KEPT)
+def term_tuple(text: str, lang: str) -> tuple[str, ...]:
+    """``terms`` of a short text that comes up again and again (a word or a phrase of a query, looked
+    up in the glossary and the analytic indexes' headwords by every search that has it)."""
+    return tuple(terms(text, lang))
+
+
 # Every entry of both analytic indexes (6,500) fits.
 @lru_cache(maxsize=8192)
 def term_set(text: str, lang: str) -> frozenset[str]:

@@ -39,6 +39,12 @@ class EntryMatch:
 NO_ENTRY = EntryMatch("", "", "", 0)
 
 
+@lru_cache(maxsize=8192)
+def _entries(index, number: str, lang: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A rule's entries in one analytic index with their terms (every rule of both indexes fits)."""
+    return tuple((e.text, term_set(e.text, lang)) for e in index.for_rule(number))
+
+
 def best_entry(corpus, number: str, stems: dict[str, set[str]], units, typed: dict[str, set[str]]) -> EntryMatch:
     """The rule's analytic index entry, in either language, that matches the most of what the user
     asked for (units, not stems: synonyms in the other language must not count twice), then the most
@@ -46,14 +52,15 @@ def best_entry(corpus, number: str, stems: dict[str, set[str]], units, typed: di
     English entry), then the most stems; none matching none."""
     best, best_lang, best_key = None, "it", (0, 0, 0)
     for lang, index in corpus.analytic_indexes.items():
-        for e in index.for_rule(number):
-            shared = stems[lang] & term_set(e.text, lang)
+        asked = stems[lang]
+        for text, entry_terms in _entries(index, number, lang):
+            shared = asked & entry_terms
             if not shared:  # most entries of a hit: nothing to weigh
                 continue
             key = (sum(1 for u in units if not u.stems[lang].isdisjoint(shared)),
                    len(typed[lang] & shared), len(shared))
             if key > best_key:
-                best, best_lang, best_key = e.text, lang, key
+                best, best_lang, best_key = text, lang, key
     if not best:
         return NO_ENTRY
     return EntryMatch(*make_snippet(best, best_lang, stems[best_lang]), best_lang, best_key[0])

@@ -25,13 +25,14 @@ from judge.search.analysis import stem, words
 
 FRAMES_FILE = Path(__file__).with_name("cornici.tsv")
 MAX_GAP = 2  # words allowed between two words of a phrase
-NEXT_RULE = 0.8  # each rule after the first weighs this much of the one before it
+NEXT_RULE = 0.5  # each rule after the first weighs this much of the one before it (chosen on the tuning halves)
 # What each frame asks, as the quick answer says it.
 ASKS = {
     "ancora": "succede lo stesso?", "controllo": "chi controlla, chi possiede?", "quando": "quando?",
     "puoi": "si può scegliere?", "rispondere": "si può rispondere, usa la pila?", "oppure": "è l'uno o l'altro?",
     "ordine": "in che ordine?", "livello": "in che livello?", "quanti": "quanti?", "dove": "dove va?",
-    "conta": "conta come?", "succede": "che cosa succede?",
+    "conta": "conta come?", "succede": "che cosa succede?", "prevale": "che cosa prevale?",
+    "colore": "di che colore?", "scelta": "chi sceglie?",
 }
 
 
@@ -42,7 +43,7 @@ def is_full_question(text: str) -> bool:
     return n >= 7 or (n >= 5 and "?" in text)
 
 
-Token = tuple[str, str | None]  # (folded word, Italian stem or None for a stop word)
+Token = tuple[str, str | None]  # (folded word, "\x00" + its Italian stem, or None for a stop word)
 Phrase = tuple[Token, ...]
 
 
@@ -67,8 +68,14 @@ class Reading:
 
 
 
+def _stem_key(word: str) -> str | None:
+    """A word's Italian stem as frames compare it (apart from words: "\x00" first), or None."""
+    s = stem(word, "it")
+    return None if s is None else "\x00" + s
+
+
 def _phrase(text: str) -> Phrase:
-    return tuple((w, stem(w, "it")) for w in words(text))
+    return tuple((w, _stem_key(w)) for w in words(text))
 
 
 def _alternatives(text: str) -> tuple[Phrase, ...]:
@@ -97,24 +104,40 @@ def parse_frames(text: str) -> list[Frame]:
     return out
 
 
+class Frames(tuple):
+    """The frames of a table, in file order, with the frames each word or stem may start: a phrase
+    can only match where its first word does, so a question is checked against the few frames its
+    words can start (``starts``: folded word, or "\\x00" and a stem -> positions)."""
+
+    def __new__(cls, frames):
+        self = super().__new__(cls, frames)
+        starts: dict[str, set[int]] = {}
+        for i, f in enumerate(self):
+            for p in f.phrases:
+                for k in p[0]:
+                    if k is not None:
+                        starts.setdefault(k, set()).add(i)
+        self.starts = {k: tuple(sorted(v)) for k, v in starts.items()}
+        return self
+
+
 @lru_cache(maxsize=1)
-def load_frames() -> tuple[Frame, ...]:
-    return tuple(parse_frames(FRAMES_FILE.read_text(encoding="utf-8")))
+def load_frames() -> Frames:
+    return Frames(parse_frames(FRAMES_FILE.read_text(encoding="utf-8")))
 
 
-def _matches(tok: Token, word: str, word_stem: str | None) -> bool:
-    return word == tok[0] or (tok[1] is not None and tok[1] == word_stem)
-
-
-def _find(phrase: Phrase, ws: list[str], stems: list[str | None]) -> list[int] | None:
-    """Where ``phrase`` is in the question: its words in order, at most ``MAX_GAP`` apart."""
-    for start in range(len(ws)):
-        if not _matches(phrase[0], ws[start], stems[start]):
-            continue
+def _find(phrase: Phrase, ws: list[str], keys: list[str | None], where: dict[str, list[int]]) -> list[int] | None:
+    """Where ``phrase`` is in the question: its words in order, at most ``MAX_GAP`` apart (``keys``:
+    the stem keys of the question's words; ``where``: the positions of each word and stem key)."""
+    first = phrase[0]
+    starts = where.get(first[0], ())
+    if first[1] is not None and first[1] in where:
+        starts = sorted({*starts, *where[first[1]]})
+    for start in starts:
         at, pos = [start], start
         for tok in phrase[1:]:
             nxt = next((i for i in range(pos + 1, min(len(ws), pos + 2 + MAX_GAP))
-                        if _matches(tok, ws[i], stems[i])), None)
+                        if ws[i] == tok[0] or (tok[1] is not None and keys[i] == tok[1])), None)
             if nxt is None:
                 break
             at.append(nxt)
@@ -124,20 +147,29 @@ def _find(phrase: Phrase, ws: list[str], stems: list[str | None]) -> list[int] |
     return None
 
 
-def read(text: str, frames: tuple[Frame, ...] | None = None) -> Reading:
+def read(text: str, frames: Frames | None = None) -> Reading:
     """The frames ``text`` matches and what they bring (see the module's docstring)."""
     ws = words(text)
     out = Reading()
     if len(ws) < 2:
         return out
-    stems = [stem(w, "it") for w in ws]
-    for frame in frames if frames is not None else load_frames():
-        said = next((at for at in (_find(p, ws, stems) for p in frame.phrases) if at is not None), None)
+    keys = [_stem_key(w) for w in ws]
+    where: dict[str, list[int]] = {}
+    for i, (w, k) in enumerate(zip(ws, keys)):
+        where.setdefault(w, []).append(i)
+        if k is not None:
+            where.setdefault(k, []).append(i)
+    frames = frames if frames is not None else load_frames()
+    candidates = sorted({i for k in where for i in frames.starts.get(k, ())})
+    for frame in (frames[i] for i in candidates):
+        said = next((at for at in (_find(p, ws, keys, where) for p in frame.phrases
+                                   if p[0][0] in where or p[0][1] in where) if at is not None), None)
         if said is None:
             continue
         if len(said) > 1:  # «chi controlla», «in che ordine»: the frame's words, whatever it is about
             out.frame_words.update(ws[i] for i in said)
-        if any(all(_find(p, ws, stems) is None for p in group) for group in frame.subject):
+        if any(all(_find(p, ws, keys, where) is None for p in group if p[0][0] in where or p[0][1] in where)
+               for group in frame.subject):
             continue
         out.frames.append(frame)
         out.frame_words.update(ws[i] for i in said)

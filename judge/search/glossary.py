@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.corpus.terminology import Terminology, load_terminology
-from judge.search.analysis import fold, stem, terms, words
+from judge.search.analysis import fold, stem, term_tuple, terms, words
 
 GLOSSARY_FILE = Path(__file__).with_name("glossario.tsv")
 MAX_TERM_WORDS = 8
@@ -209,7 +209,7 @@ class Glossary:
         out: list[Jargon] = []
         for text in typed:
             for lang in ("it", "en"):
-                for j in self._jargon.get((lang, tuple(terms(text, lang))), ()):
+                for j in self._jargon.get((lang, term_tuple(text, lang)), ()):
                     if all(j.meaning != seen.meaning for seen in out):  # "tutor" and "tutorare": once
                         out.append(j)
         return out

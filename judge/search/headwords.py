@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from judge.corpus.citations import cited_numbers
-from judge.search.analysis import terms, words
+from judge.search.analysis import term_tuple, terms, words
 
 
 Key = tuple[str, tuple[str, ...]]  # (language, the headword's stems)
@@ -58,7 +58,7 @@ class Headwords:
         out: dict[str, float] = {}
         folded = _folded(label)
         for lang in ("it", "en"):
-            bucket = self.counts.get((lang, tuple(terms(label, lang))))
+            bucket = self.counts.get((lang, term_tuple(label, lang)))
             if not bucket:
                 continue
             merged = bucket[folded] if folded in bucket else sum(bucket.values(), Counter())

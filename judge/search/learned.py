@@ -2,7 +2,7 @@
 
 The tuning half of ``domande.json`` (questions players ask, each with the rules that answer it,
 written for this purpose and kept out of the evaluation sets) is a memory: a new question is
-compared with every question in it (tf-idf cosine over Italian stems, the analyzer's), and the
+compared with every question in it (tf-idf cosine over Italian stems, the analyzer's: ``stems``), and the
 rules of the nearest ones are the rules the new question probably asks for, weighted by how near
 (``rules_for``). The engine adds them to the rules its words find (query.py). The held-out half of
 the file is never read here: it measures what the memory is worth on questions it has not seen.
@@ -18,12 +18,17 @@ from pathlib import Path
 
 import numpy as np
 
-from judge.search.analysis import terms
+from judge.search.analysis import stem, words
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
 LEARNED_HALF = "tuning"
 NEIGHBOURS = 5  # questions whose rules count
 MIN_SIMILARITY = 0.2  # below this a question is not like the one asked
+
+
+def stems(text: str) -> set[str]:
+    """A question's Italian terms, as a set (the analyzer's, word by word through ``stem``'s cache)."""
+    return {t for t in (stem(w, "it") for w in words(text)) if t is not None}
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class Memory:
 
     def __init__(self, asked: list[Asked], corpus=None):
         self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
-        docs = [set(terms(a.text, "it")) for a in self.asked]
+        docs = [stems(a.text) for a in self.asked]
         n = len(docs) or 1
         df: dict[str, int] = {}
         for d in docs:
@@ -63,17 +68,18 @@ class Memory:
 
     def nearest(self, text: str, k: int = NEIGHBOURS) -> list[tuple[float, Asked]]:
         """The ``k`` questions most like ``text`` (cosine of tf-idf over stems), likest first."""
-        stems = set(terms(text, "it"))
-        known = [t for t in stems if t in self.postings]
+        asked = stems(text)
+        known = [t for t in asked if t in self.postings]
         if not known or not self.asked:
             return []
         acc = np.zeros(len(self.asked), dtype=np.float32)
         for t in known:
             acc[self.postings[t]] += np.float32(self.idf[t] ** 2)
-        qnorm = math.sqrt(sum(self.idf.get(t, math.log(1 + len(self.asked))) ** 2 for t in stems)) or 1.0
+        qnorm = math.sqrt(sum(self.idf.get(t, math.log(1 + len(self.asked))) ** 2 for t in asked)) or 1.0
         sims = acc / (self.norm * np.float32(qnorm))
-        top = np.argsort(-sims, kind="stable")[:k]
-        return [(float(sims[i]), self.asked[i]) for i in top if sims[i] >= MIN_SIMILARITY]
+        near = np.flatnonzero(sims >= MIN_SIMILARITY)
+        top = near[np.argsort(-sims[near], kind="stable")[:k]]
+        return [(float(sims[i]), self.asked[i]) for i in top]
 
     def rules_for(self, text: str) -> dict[str, float]:
         """Rule -> weight (0–1): the likeness of the nearest question that rule answered."""

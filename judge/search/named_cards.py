@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from judge.cards.lookup import Match
 from judge.cards.mentions import mentioned
 from judge.cards.rules import card_rules
-from judge.cards.table import load_table
+from judge.cards.table import CardTable, load_table
 from judge.cards.text_rules import invoked
 
 # How much each kind of rule a card relies on weighs (the weight of the rules a question's likeness
@@ -38,12 +38,13 @@ class NamedCards:
     rules: dict[str, float] = field(default_factory=dict)  # rule -> weight
 
 
-def named_cards(text: str, corpus, ordinary: Callable[[str], bool]) -> NamedCards:
+def named_cards(text: str, corpus, ordinary: Callable[[str], bool], table: CardTable | None = None) -> NamedCards:
     """The cards ``text`` names and the rules they rely on (none when the card table is missing)."""
-    try:
-        table = load_table()
-    except OSError:
-        return NamedCards(text)
+    if table is None:
+        try:
+            table = load_table()
+        except OSError:
+            return NamedCards(text)
     found = mentioned(text, ordinary, table)
     if not found:
         return NamedCards(text)

@@ -16,7 +16,12 @@ Format (JSON):
 - ``inglese``: folded English word -> its stem (the browser has no English stemmer);
 - ``concetti``: the search glossary's concepts, each a list of [language, stems] terms, and
   ``sinonimi``: folded term (one to four words) -> concept ids;
-- ``parole_vuote``: the stop words both analyzers drop.
+- ``parole_vuote``: the stop words both analyzers drop;
+- ``cornici``: the question frames (judge/search/frames.py), each [phrases, subject groups, rules],
+  a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
+  learned from (judge/search/learned.py), each [its Italian stems, its rules]; ``pesi``: how much
+  each weighs, the server's (judge/search/query.py). The browser reads a question as the server
+  does and adds the same rules.
 """
 
 from __future__ import annotations
@@ -25,9 +30,12 @@ import math
 from collections import Counter, defaultdict
 
 from judge.corpus import Corpus
+from judge.search import query
 from judge.search.analysis import ALL_STOPS, terms, words
+from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.glossary import get_glossary
 from judge.search.index import documents
+from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, get_memory, stems
 
 FORMAT = 1
 # Where a term counts, and how much (the server's weights, judge/search/query.py).
@@ -111,7 +119,21 @@ def build(corpus: Corpus) -> dict:
         "concetti": concepts,
         "sinonimi": synonyms,
         "parole_vuote": sorted(ALL_STOPS),
+        **_questions(corpus),
     }
+
+
+def _questions(corpus: Corpus) -> dict:
+    """What the server knows of questions (frames, the questions it learned from) and its weights."""
+    def phrase(p):  # [word, its Italian stem or None]
+        return [[w, k[1:] if k else None] for w, k in p]
+
+    frames = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
+              for f in load_frames()]
+    asked = [[sorted(stems(a.text)), list(a.rules)] for a in get_memory(corpus).asked]
+    weights = {"cornice": query.W_FRAME, "parola_cornice": query.W_FRAME_WORD, "regola_seguente": NEXT_RULE,
+               "domande": query.W_LEARNED, "vicine": NEIGHBOURS, "somiglianza_minima": MIN_SIMILARITY}
+    return {"cornici": frames, "domande": asked, "pesi": weights}
 
 
 def _concepts(corpus: Corpus) -> tuple[list, dict[str, list[int]]]:

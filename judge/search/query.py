@@ -49,6 +49,7 @@ from judge.search.headwords import Headwords
 from judge.search.frames import Reading, is_full_question, read
 from judge.search.learned import Memory, get_memory
 from judge.search.named_cards import NamedCards, named_cards
+from judge.cards.table import CardTable, load_table
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.arrays import load as load_arrays
@@ -80,7 +81,7 @@ W_TERMS = 0.8
 W_EXAMPLES = 0.15
 W_TITLE = 0.8  # what the rule is called (section or rule title, glossary terms)
 W_ALT = 0.5  # the rule's other Italian text (translation behind the community text, or the reverse)
-W_INDEX = 0.5  # the analytic indexes' doubts pointing to the rule (rules_it/indice_analitico*.tsv)
+W_INDEX = 0.8  # the analytic indexes' doubts pointing to the rule (rules_it/indice_analitico*.tsv); 0.5 before issue 36
 W_NUMBER = 20.0
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
@@ -100,7 +101,7 @@ W_CARD = 1.0
 CARDS_IN_QUESTIONS = True
 # The rules that answer the question's frame (judge/search/frames.py), the same way; the frame's own
 # words («controlla», «ordine») count this much of a subject's word.
-W_FRAME = 0.6
+W_FRAME = 0.8
 W_FRAME_WORD = 0.5
 
 
@@ -172,6 +173,7 @@ class Engine:
         self.speller = self._speller()
         self.headwords = Headwords.build(corpus, self.glossary)
         self.memory: Memory = get_memory(corpus)
+        self._cards: CardTable | bool | None = None  # read on first use: False when there is none
         self.heading_factor = np.where(self.layout.heading_only, np.float32(W_HEADING_ONLY),
                                        np.float32(1.0)).astype(np.float32)
         self.known_stems = {
@@ -180,6 +182,7 @@ class Engine:
         }
         self._cache: ByteLRU[SearchResult] = ByteLRU(CACHE_SIZE, result_size)
         self._titles: dict[str, str] = {}
+        self._labels: dict[tuple[str, str], str] = {}
         self._run_lock = threading.Lock()
 
     def _speller(self) -> Speller:
@@ -446,7 +449,8 @@ class Engine:
         if number_units:
             text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q_ref))
 
-        cards = named_cards(text, self.corpus, self.ordinary) if CARDS_IN_QUESTIONS else NamedCards(text)
+        table = self._card_table() if CARDS_IN_QUESTIONS else None
+        cards = named_cards(text, self.corpus, self.ordinary, table) if table is not None else NamedCards(text)
         result.cards = cards.cards
         reading = read(cards.text)
         clauses = parse(cards.text)
@@ -478,8 +482,9 @@ class Engine:
                 suggestion_words.append(w)
         if changed:
             result.suggestion = " ".join(suggestion_words)
-        admitted &= self.layout.filter(lang, chapter, section)
-        if not admitted.any():
+        allowed = self.layout.filter(lang, chapter, section)
+        admitted &= allowed
+        if not admitted.any() and not cards.rules:  # a card's name alone still finds the card's rules
             return result
 
         # Coverage: the share of the query's units (by weight) each document matches; all words beat
@@ -502,9 +507,11 @@ class Engine:
         boost = None if named else self._headword_boost(positive_units)
         if boost is not None:
             score *= boost
-        score, admitted = self._with_priors(text, cards, reading, score, admitted,
-                                            self.layout.filter(lang, chapter, section))
-        ranked, top_score, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
+        words_top = float(score[admitted].max()) if admitted.any() else 0.0
+        score, admitted = self._with_priors(text, cards, reading, score, admitted, allowed)
+        if not admitted.any():
+            return result
+        ranked, _, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
         stems = {"it": set(), "en": set()}
         for u in positive_units:
             for k in ("it", "en"):
@@ -515,9 +522,18 @@ class Engine:
                        for r, sc in ranked[(page - 1) * per_page:]]
         if page == 1 and result.hits:
             result.answer = self._answer(cards.text, result.hits, reading, positive_units, stems)
-        if result.hits and result.suggestion is None and top_score < 0.5 and corrections:
+        if result.hits and result.suggestion is None and words_top < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
+
+    def _card_table(self) -> CardTable | None:
+        """The card table (judge/cards/table.py), read once; None when there is none."""
+        if self._cards is None:
+            try:
+                self._cards = load_table()
+            except OSError:
+                self._cards = False
+        return self._cards or None
 
     def ordinary(self, word: str) -> bool:
         """A word the rules' own texts use, or the search glossary's (a card's name is not:
@@ -542,16 +558,20 @@ class Engine:
             sources.append((W_CARD, cards.rules))
         if W_FRAME and reading.rules:
             sources.append((W_FRAME, reading.rules))
-        if not any(found for _, found in sources):
-            return score, admitted
-        top = float(score[admitted].max()) if admitted.any() else 0.0
-        bonus = np.zeros(self.scorer.n, dtype=np.float32)
+        added: dict[int, float] = {}
         for weight, found in sources:
             for n, w in found.items():
                 for d in self.layout.docs_of.get(n, ()):
-                    bonus[d] += np.float32(weight * w)
-        out = (score / np.float32(top) if top > 0 else score) + bonus
-        return out, admitted | ((bonus > 0) & allowed)
+                    added[d] = added.get(d, 0.0) + weight * w
+        if not added:
+            return score, admitted
+        top = float(np.max(score, where=admitted, initial=0.0))
+        out = score / np.float32(top) if top > 0 else score.copy()
+        docs = np.fromiter(added, dtype=np.int64, count=len(added))
+        out[docs] += np.fromiter(added.values(), dtype=np.float32, count=len(added))
+        admitted = admitted.copy()
+        admitted[docs] |= allowed[docs]
+        return out, admitted
 
     def _rarity(self, matched: np.ndarray) -> float:
         """How much a unit weighs in the coverage: rarer units carry the question's subject."""
@@ -667,6 +687,10 @@ class Engine:
         )
 
     def _label(self, number: str, lang: str) -> str:
-        """The label of the text a hit shows (the index stores the text, the corpus knows its layer and date)."""
-        t = shown_text(self.corpus.get(number), lang)
-        return t.label if t is not None else ""
+        """The label of the text a hit shows (the index stores the text, the corpus knows its layer and
+        date), kept per rule and language: a few thousand short strings, met again by every search."""
+        label = self._labels.get((number, lang))
+        if label is None:
+            t = shown_text(self.corpus.get(number), lang)
+            label = self._labels[(number, lang)] = t.label if t is not None else ""
+        return label

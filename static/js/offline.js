@@ -172,30 +172,112 @@
     return out;
   }
 
+  /* A question read as the server reads it (judge/search/frames.py): the rules its frames bring and
+     the frame's own words; ws: folded words, ss: their Italian stems (null for a stop word). */
+  function findPhrase(phrase, ws, ss) {
+    function hit(tok, i) { return ws[i] === tok[0] || (tok[1] !== null && tok[1] === ss[i]); }
+    for (var start = 0; start < ws.length; start++) {
+      if (!hit(phrase[0], start)) continue;
+      var at = [start], pos = start, ok = true;
+      for (var t = 1; t < phrase.length && ok; t++) {
+        ok = false;
+        for (var i = pos + 1; i < Math.min(ws.length, pos + 3); i++) {
+          if (hit(phrase[t], i)) { at.push(i); pos = i; ok = true; break; }
+        }
+      }
+      if (ok) return at;
+    }
+    return null;
+  }
+
+  function readQuestion(ix, ws, ss) {
+    var out = { rules: new Map(), frameWords: new Set() };
+    if (!ix.cornici || ws.length < 2) return out;
+    ix.cornici.forEach(function (f) {
+      var said = null;
+      f[0].some(function (p) { said = findPhrase(p, ws, ss); return said !== null; });
+      if (!said) return;
+      if (said.length > 1) said.forEach(function (i) { out.frameWords.add(ws[i]); });
+      if (!f[1].every(function (g) { return g.some(function (p) { return findPhrase(p, ws, ss) !== null; }); })) return;
+      said.forEach(function (i) { out.frameWords.add(ws[i]); });
+      var w = 1;
+      f[2].forEach(function (n) { out.rules.set(n, Math.max(out.rules.get(n) || 0, w)); w *= ix.pesi.regola_seguente; });
+    });
+    return out;
+  }
+
+  /* The rules of the questions most like this one (judge/search/learned.py: tf-idf cosine). */
+  function learnedRules(ix, stems) {
+    var out = new Map();
+    if (!ix.domande || !ix.domande.length) return out;
+    if (!ix._idf) {
+      var df = new Map();
+      ix.domande.forEach(function (q) { q[0].forEach(function (t) { df.set(t, (df.get(t) || 0) + 1); }); });
+      ix._idf = new Map();
+      df.forEach(function (k, t) { ix._idf.set(t, Math.log(1 + ix.domande.length / k)); });
+      ix._norms = ix.domande.map(function (q) {
+        return Math.sqrt(q[0].reduce(function (a, t) { return a + Math.pow(ix._idf.get(t), 2); }, 0)) || 1;
+      });
+    }
+    var unknown = Math.log(1 + ix.domande.length), qn = 0;
+    stems.forEach(function (t) { qn += Math.pow(ix._idf.has(t) ? ix._idf.get(t) : unknown, 2); });
+    qn = Math.sqrt(qn) || 1;
+    var sims = ix.domande.map(function (q, i) {
+      var acc = 0;
+      q[0].forEach(function (t) { if (stems.has(t)) acc += Math.pow(ix._idf.get(t), 2); });
+      return [acc / (ix._norms[i] * qn), i];
+    }).sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; }).slice(0, ix.pesi.vicine);
+    sims.forEach(function (s) {
+      if (s[0] < ix.pesi.somiglianza_minima) return;
+      ix.domande[s[1]][1].forEach(function (n) { out.set(n, Math.max(out.get(n) || 0, s[0])); });
+    });
+    return out;
+  }
+
   function search(ix, query) {
-    var stops = new Set(ix.parole_vuote), memo = new Map();
+    var stops = new Set(ix.parole_vuote), memo = new Map(), R = window.judgeRadici;
+    var ws = R.words(query);
+    var ss = ws.map(function (w) { return stops.has(w) ? null : (R.italianTerms(w, stops)[0] || null); });
+    var reading = readQuestion(ix, ws, ss);
     var us = units(ix, query, stops);
-    if (!us.length) return [];
     var score = { it: new Map(), en: new Map() }, covered = { it: new Map(), en: new Map() };
+    var weights = us.map(function (u) { return reading.frameWords.has(u.label) ? ix.pesi.parola_cornice : 1; });
+    var total = weights.reduce(function (a, w) { return a + w; }, 0) || 1;
     us.forEach(function (u, k) {
       ["it", "en"].forEach(function (lang) {
         u[lang].forEach(function (weight, stem) {
           postings(ix, lang, stem, memo).forEach(function (p) {
-            score[lang].set(p[0], (score[lang].get(p[0]) || 0) + p[1] * weight);
+            score[lang].set(p[0], (score[lang].get(p[0]) || 0) + p[1] * weight * weights[k]);
             if (!covered[lang].has(p[0])) covered[lang].set(p[0], new Set());
             covered[lang].get(p[0]).add(k);
           });
         });
       });
     });
-    var best = new Map();
+    var best = new Map(), top = 0;
     ["it", "en"].forEach(function (lang) {
       score[lang].forEach(function (s, pos) {
-        var cov = covered[lang].get(pos).size / us.length;
+        var cov = 0;
+        covered[lang].get(pos).forEach(function (k) { cov += weights[k]; });
+        cov /= total;
         var v = s * (0.15 + 0.85 * cov * cov) * (lang === "it" ? ITALIAN_BOOST : 1);
         if (!best.has(pos) || best.get(pos) < v) best.set(pos, v);
+        top = Math.max(top, v);
       });
     });
+    // As the server: the words' scores as a share of the best, plus the rules the question's frames and
+    // the questions like it bring (judge/search/query.py).
+    if (ix.pesi) {
+      if (!ix._pos) ix._pos = new Map(ix.regole.map(function (n, i) { return [n, i]; }));
+      var bonus = new Map();
+      [[ix.pesi.cornice, reading.rules], [ix.pesi.domande, learnedRules(ix, new Set(ss.filter(Boolean)))]].forEach(function (src) {
+        src[1].forEach(function (w, n) { if (ix._pos.has(n)) bonus.set(ix._pos.get(n), (bonus.get(ix._pos.get(n)) || 0) + src[0] * w); });
+      });
+      if (bonus.size) {
+        best.forEach(function (v, pos) { best.set(pos, top > 0 ? v / top : v); });
+        bonus.forEach(function (b, pos) { best.set(pos, (best.get(pos) || 0) + b); });
+      }
+    }
     return Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
       .map(function (e) { return ix.regole[e[0]]; });
   }

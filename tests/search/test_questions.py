@@ -1,0 +1,207 @@
+"""Full questions (issue 36): the frame a question is asked in and the rules that answer it, a card named
+in a question and the rules it relies on, the quick answer that cites the answering sentence, and what
+the search learned from questions (the figures: test_relevance.py and docs/ricerca.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge.cards.mentions import mentioned
+from judge.cards.table import load_table
+from judge.cards.text_rules import invoked, parse_text_rules, load_text_rules
+from judge.search.analysis import terms
+from judge.search.evaluate import load_fresh, load_learning, load_questions
+from judge.search.frames import is_full_question, load_frames, parse_frames, read
+from judge.search.learned import QUESTIONS_FILE, read_questions
+
+
+def ranked(engine, q, n=5):
+    return [h.number for h in engine.search(q).hits[:n]]
+
+
+# -- frames ---------------------------------------------------------------------------------------------
+
+# The issue's examples: the frame, what the question is about, and the rule that answers, first.
+ISSUE_FRAMES = [
+    ("Se la creatura che attacca viene rimossa dal combattimento prima del danno, infligge danno lo stesso?",
+     "ancora", "506.4"),
+    ("Se lancio una magia con due bersagli e uno diventa illegale, la magia ha effetto sull'altro?",
+     "ancora", "608.2b"),
+    ("abilità innescata con 'puoi': posso decidere di non farla quando si risolve?", "puoi", "603.5"),
+    ("Chi controlla l'abilità innescata di una creatura che ho rubato?", "controllo", "603.3a"),
+    ("Le creature che entrano con segnalini +1/+1 usano un'abilità innescata o un effetto di sostituzione?",
+     "oppure", "614.1c"),
+]
+
+
+@pytest.mark.parametrize("q, frame, rule", ISSUE_FRAMES)
+def test_a_question_is_read_in_its_frame_and_its_rule_answers_first(engine, q, frame, rule):
+    reading = read(q)
+    assert frame in [f.name for f in reading.frames]
+    assert reading.rules[rule] == 1.0  # the rule that answers the frame weighs most
+    assert ranked(engine, q, 3)[0] == rule, ranked(engine, q)
+
+
+def test_removed_from_combat_ranks_506_4_before_the_damage_rules(engine):
+    q = ISSUE_FRAMES[0][0]
+    assert read(q).rules["506.4"] > read(q).rules["510.1c"]
+    top = ranked(engine, q, 10)
+    assert top.index("506.4") < min(i for i, n in enumerate(top) if n.startswith("510."))
+
+
+def test_the_frames_words_are_told_apart_from_the_subject():
+    reading = read("chi controlla l'equipaggiamento sulla creatura rubata?")
+    assert {"chi", "controlla"} <= reading.frame_words and "equipaggiamento" not in reading.frame_words
+    # A frame said without a subject it knows still marks its own words; nothing is answered.
+    reading = read("chi controlla il meteo della partita?")
+    assert "controlla" in reading.frame_words and not reading.rules
+    assert read("grimorio vuoto").frames == [] and read("").rules == {}
+
+
+def test_frames_file_is_well_formed_and_cites_rules_in_force(corpus):
+    frames = load_frames()
+    assert len(frames) >= 80 and len({f.name for f in frames}) >= 10
+    for f in frames:
+        assert f.phrases and all(n in corpus for n in f.rules), f.line
+        assert f.asks or not f.rules, f.name  # every frame that answers says what it asks
+    with pytest.raises(ValueError):
+        parse_frames("cornice\tfrasi\targomento\tregole\nancora\tlo stesso\n")
+    with pytest.raises(ValueError):
+        parse_frames("cornice\tfrasi\targomento\tregole\nancora\t\tdanno\t506.4\n")
+
+
+def test_full_questions_are_told_from_words():
+    assert is_full_question("Chi controlla l'abilità innescata di una creatura che ho rubato?")
+    assert is_full_question("fulmine può colpire un planeswalker?")
+    assert not is_full_question("tocco letale e travolgere")
+    assert not is_full_question("regola delle leggende")
+
+
+# -- a card named in a question ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("q, card", [
+    ("con Rest in Peace le creature muoiono?", "Rest in Peace"),
+    ("con riposa in pace in campo le abilità quando muore si innescano?", "Rest in Peace"),  # Italian name
+    ("Tarmogoyf conta i tipi nei cimiteri quando è in mano?", "Tarmogoyf"),
+    ("Necropotence saltare la sottofase di acquisizione", "Necropotence"),
+    ("Chalice of the Void con X=0 cosa neutralizza?", "Chalice of the Void"),  # typed as a name
+])
+def test_a_card_is_found_inside_a_question(engine, q, card):
+    assert [m.match.face.name for m in mentioned(q, engine.ordinary)] == [card]
+    assert [m.face.name for m in engine.search(q).cards] == [card]
+
+
+@pytest.mark.parametrize("q", ["la creatura con volare e cautela", "grimorio vuoto",
+                               "posso annullare un'azione illegale?", "cosa fa protezione dal rosso?"])
+def test_words_of_the_rules_are_not_read_as_cards(engine, q):
+    # «volare» and «cautela» are also the Italian names of Flight and Vigilance: words of the rules first.
+    assert mentioned(q, engine.ordinary) == [] and engine.search(q).cards == []
+
+
+@pytest.mark.parametrize("q, rule", [
+    ("Tarmogoyf conta i tipi nei cimiteri quando è in mano?", "604.3"),  # characteristic-defining
+    ("con Rest in Peace le creature muoiono?", "614.1a"),  # «instead»
+    ("Necropotence saltare la sottofase di acquisizione", "614.10"),  # «skip»
+    ("con Platinum Angel in campo a zero punti vita perdo?", "614.17"),  # «can't»
+])
+def test_a_card_in_a_question_brings_the_rules_its_text_invokes(engine, q, rule):
+    assert rule in ranked(engine, q), ranked(engine, q)
+
+
+def test_a_card_name_alone_finds_the_rules_it_relies_on(engine):
+    r = engine.search("Tarmogoyf")
+    assert [c.face.name for c in r.cards] == ["Tarmogoyf"]
+    assert {"604.3", "613.4a"} & set(h.number for h in r.hits[:3])
+
+
+@pytest.mark.parametrize("name, rules", [
+    ("Rest in Peace", {"614.1a"}), ("Necropotence", {"614.10"}), ("Platinum Angel", {"614.17"}),
+    ("Tarmogoyf", {"604.3", "613.4a"}), ("Glorious Anthem", {"613.4c"}), ("Doubling Season", {"614.16"}),
+])
+def test_what_a_cards_text_invokes(name, rules):
+    face = load_table().by_name(name)
+    assert rules <= {n for n, _ in invoked(face)}
+
+
+def test_text_rules_file_is_well_formed_and_cites_rules_in_force(corpus):
+    table = load_text_rules()
+    assert len(table) >= 40
+    for tr in table:
+        assert tr.rules and all(n in corpus for n in tr.rules) and tr.what, tr.pattern.pattern
+    with pytest.raises(ValueError):
+        parse_text_rules("testo\tregole\tche cosa\n(unclosed\t614.1a\tx\n")
+
+
+def test_the_card_banner_stays_above_the_results(client):
+    q = "con Rest in Peace le creature muoiono?"
+    html = client.get("/cerca", query_string={"q": q}).get_data(as_text=True)
+    box = html.find('href="/carte/rest-in-peace"')
+    assert 0 < box < html.find('class="risultato"')
+    data = client.get("/api/cerca", query_string={"q": q}).get_json()
+    assert [c["name"] for c in data["cards"]] == ["Rest in Peace"]
+
+
+# -- the quick answer --------------------------------------------------------------------------------------
+
+def test_the_quick_answer_cites_the_rule_answering_the_frame_and_its_sentence(engine, corpus):
+    q = "Chi controlla l'abilità innescata di una creatura che ho rubato?"
+    a = engine.search(q).answer
+    assert a is not None and a.number == "603.3a" and a.asks == "chi controlla, chi possiede?"
+    text = corpus.get("603.3a").best.text
+    assert a.sentence and a.sentence.rstrip(" …") in " ".join(text.split())
+    assert "<mark>" in a.sentence_html and "controll" in a.sentence.lower()
+
+
+def test_the_answering_sentence_is_the_one_about_the_subject_not_the_rules_start(engine, corpus):
+    q = "Se lancio una magia con due bersagli e uno diventa illegale, la magia ha effetto sull'altro?"
+    a = engine.search(q).answer
+    assert a is not None and a.number == "608.2b"
+    text = " ".join(corpus.get("608.2b").best.text.split())
+    assert a.sentence and not text.startswith(a.sentence[:40])  # not the rule's first sentence
+    assert "illegal" in a.sentence.lower()
+
+
+def test_the_quick_answer_in_json_and_on_the_page(client):
+    q = "Chi controlla l'abilità innescata di una creatura che ho rubato?"
+    data = client.get("/api/cerca", query_string={"q": q}).get_json()["risposta"]
+    assert data["regola"] == "603.3a" and data["frase"] and data["domanda"] and data["voce"] is None
+    html = client.get("/cerca", query_string={"q": q}).get_data(as_text=True)
+    assert "La domanda chiede: chi controlla" in html and 'class="frase-risposta"' in html
+    # A word's quick answer keeps its index entry and no frame.
+    data = client.get("/api/cerca", query_string={"q": "ETB"}).get_json()["risposta"]
+    assert data["voce"].startswith("ETB:") and data["domanda"] is None and data["frase"] is None
+
+
+# -- what the search learned ---------------------------------------------------------------------------------
+
+def test_the_learning_set_is_split_once_by_situation_and_checked(corpus):
+    learn = load_learning()
+    assert len(learn) >= 600
+    halves = {}
+    for q in learn:
+        assert q.rules and all(n in corpus for n in q.rules), q.q
+        halves.setdefault(q.group, set()).add(q.half)
+    assert all(len(h) == 1 for h in halves.values())  # a situation's phrasings stay in one half
+    assert {"impara", "impara-verifica"} == {h for hs in halves.values() for h in hs}
+    assert sum(1 for q in learn if q.card) >= 100
+    split = json.loads(QUESTIONS_FILE.read_text(encoding="utf-8"))["split"]
+    assert isinstance(split["seed"], int) and split["method"]
+
+
+def test_the_search_learns_only_from_the_tuning_half(engine):
+    learned = {a.text for a in engine.memory.asked}
+    assert learned == {a.text for a in read_questions()}
+    assert not learned & {q.q for q in load_learning(half="heldout")}
+
+
+def test_nothing_the_search_learned_is_a_question_it_is_measured_on():
+    """No learned question shares half of its stems or more with a held-out or blind question."""
+    def stems(q):
+        return frozenset(terms(q, "it"))
+
+    measured = [stems(q.q) for q in load_questions(half="heldout") + load_fresh()]
+    for a in read_questions():
+        s = stems(a.text)
+        assert not any(m and len(s & m) / len(s | m) >= 0.5 for m in measured), a.text
