@@ -15,6 +15,8 @@ from judge.search.frames import is_full_question
 QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 # A second set, written blind and never used for a decision: measured, never looked into.
 FRESH_FILE = ROOT / "tests" / "search" / "questions_fresh.json"
+# Full questions written blind after the tuning of issue 36 was frozen: measured, never looked into.
+BLIND_FILE = ROOT / "tests" / "search" / "questions_blind.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -83,6 +85,11 @@ def load_questions(path: Path | None = None, half: str | None = None) -> list[Qu
 def load_fresh(path: Path | None = None) -> list[Question]:
     """The blind set (tests/search/questions_fresh.json); its questions are in the half "fresh"."""
     return _read(Path(path or FRESH_FILE), default="fresh")
+
+
+def load_blind(path: Path | None = None) -> list[Question]:
+    """The blind full questions of issue 36 (tests/search/questions_blind.json), in the half "cieca"."""
+    return _read(Path(path or BLIND_FILE), default="cieca")
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -218,4 +225,5 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    print(report(load_questions() + load_fresh() + load_learning(), engine_ranker(get_engine(instance, load_corpus()))))
+    every = load_questions() + load_fresh() + load_blind() + load_learning()
+    print(report(every, engine_ranker(get_engine(instance, load_corpus()))))
