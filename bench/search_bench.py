@@ -3,9 +3,10 @@ distinct searches, and the profile of a request (where the time goes).
 
 Run: .venv/bin/python bench/search_bench.py
 
-- Relevance over tests/search/questions.json, both halves of the split (tuning and held-out), by
-  category and origin: recall@1, recall@5 and MRR of our search beside a plain case-insensitive
-  substring search over the same texts (what Ctrl-F in the wiki or a PDF gives).
+- Relevance over tests/search/questions.json, both halves of the split (tuning and held-out), the blind
+  sets and the questions the search learns from, by category, origin and kind of query: recall@1,
+  recall@5 and MRR of our search beside a plain case-insensitive substring search over the same texts
+  (what Ctrl-F in the wiki or a PDF gives).
 - Index build time for the whole corpus.
 - Latency in process over distinct searches (bench/distinct.py): on a fresh engine (terms read from
   the index on first use), on an engine that has met the terms but never the queries, repeated
@@ -38,7 +39,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.distinct import rule_paths, search_paths, search_queries  # noqa: E402
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search.evaluate import (  # noqa: E402
-    HALVES, SubstringBaseline, engine_ranker, kinds, load_fresh, load_questions, measure, report, split_info,
+    HALVES, SubstringBaseline, engine_ranker, kinds, load_blind, load_fresh, load_learning, load_questions, measure,
+    report, split_info,
 )
 from judge.search.index import build_time  # noqa: E402
 
@@ -52,9 +54,11 @@ def relevance(engine, questions, corpus) -> None:
     info = split_info()
     print(f"Rilevanza su {len(questions)} domande (tests/search/questions.json), divise una volta a caso "
           f"(seme {info.get('seed')}): metà di messa a punto e metà di verifica, sempre tutte e due")
-    fresh = load_fresh()
-    print(f"più {len(fresh)} domande scritte alla cieca (tests/search/questions_fresh.json), mai usate per decidere")
-    print(report(questions + fresh, engine_ranker(engine), show_misses=None))
+    fresh, blind, learning = load_fresh(), load_blind(), load_learning()
+    print(f"più {len(fresh)} domande scritte alla cieca (tests/search/questions_fresh.json) e {len(blind)} domande "
+          f"intere alla cieca (tests/search/questions_blind.json), mai usate per decidere, e le {len(learning)} domande "
+          f"da cui la ricerca impara (judge/search/domande.json: «impara» la metà che ricorda, «impara-verifica» l'altra)")
+    print(report(questions + fresh + blind + learning, engine_ranker(engine), show_misses=None))
     base = SubstringBaseline(corpus)
     print("sottostringa (Ctrl-F), per confronto:")
     for half in HALVES:
@@ -162,8 +166,6 @@ def _measure_copy(root: Path, queries_file: Path) -> dict[str, float]:
 def compare(other: Path, rounds: int = 2) -> None:
     """The server's time per search of this copy against the copy at ``other``, alternating, in one run."""
     corpus = load_corpus()
-    from judge.search.evaluate import load_learning
-
     queries = {
         "ricerche diverse": search_queries(corpus, 1500),
         "domande intere": [q.q for q in load_questions() + load_fresh() + load_learning()

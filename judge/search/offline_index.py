@@ -38,8 +38,9 @@ from judge.search.index import documents
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, get_memory, stems
 
 FORMAT = 1
-# Where a term counts, and how much (the server's weights, judge/search/query.py).
-FIELDS = {"body": 1.0, "title": 0.8, "index": 0.5, "examples": 0.15, "alt": 0.5, "terms": 0.8}
+# Where a term counts, and how much: the server's weights (judge/search/query.py).
+FIELDS = {"body": query.W_BODY, "title": query.W_TITLE, "index": query.W_INDEX, "examples": query.W_EXAMPLES,
+          "alt": query.W_ALT, "terms": query.W_TERMS}
 K1, B = 1.2, 0.75
 SCALE = 10  # weights are stored as integers: tenths
 MAX_CONCEPT_WORDS = 4

@@ -75,6 +75,23 @@ def test_after_one_visit_the_edition_reads_and_searches_with_no_network(screen, 
         screen.context.set_offline(False)
 
 
+def test_the_offline_search_reads_a_question_as_the_server(page):
+    """The frames and the learned questions in the browser: the rule answering the frame first, as on the
+    server (judge/search/frames.py, static/js/offline.js)."""
+    copy_ready(page)
+    page.goto("/offline/cerca")
+    page.wait_for_function("window.judgeOffline !== undefined && window.judgeRadici !== undefined")
+    questions = {"Chi controlla l'abilità innescata di una creatura che ho rubato?": "603.3a",
+                 "Se lancio una magia con due bersagli e uno diventa illegale, la magia ha effetto sull'altro?": "608.2b",
+                 "abilità innescata con 'puoi': posso decidere di non farla quando si risolve?": "603.5"}
+    got = page.evaluate("""async (qs) => {
+        const ix = await (await fetch(document.getElementById("offline-app").dataset.indice)).json();
+        return qs.map(q => judgeOffline.search(ix, q).slice(0, 3));
+    }""", list(questions))
+    for (q, rule), top in zip(questions.items(), got):
+        assert rule in top, (q, top)
+
+
 def test_the_browsers_italian_stems_are_the_servers(page):
     """static/js/radici.js against judge/search/analysis.py on every Italian text of chapters 1 to 7."""
     corpus = load_corpus()

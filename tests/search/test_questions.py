@@ -12,7 +12,7 @@ from judge.cards.mentions import mentioned
 from judge.cards.table import load_table
 from judge.cards.text_rules import invoked, parse_text_rules, load_text_rules
 from judge.search.analysis import terms
-from judge.search.evaluate import load_fresh, load_learning, load_questions
+from judge.search.evaluate import load_blind, load_fresh, load_learning, load_questions
 from judge.search.frames import is_full_question, load_frames, parse_frames, read
 from judge.search.learned import QUESTIONS_FILE, read_questions
 
@@ -197,11 +197,12 @@ def test_the_search_learns_only_from_the_tuning_half(engine):
 
 
 def test_nothing_the_search_learned_is_a_question_it_is_measured_on():
-    """No learned question shares half of its stems or more with a held-out or blind question."""
+    """No learned question shares half of its stems or more with a held-out or blind question (the blind
+    set of issue 36 was written after the learning set: its questions too like one were dropped)."""
     def stems(q):
         return frozenset(terms(q, "it"))
 
-    measured = [stems(q.q) for q in load_questions(half="heldout") + load_fresh()]
+    measured = [stems(q.q) for q in load_questions(half="heldout") + load_fresh() + load_blind()]
     for a in read_questions():
         s = stems(a.text)
         assert not any(m and len(s & m) / len(s | m) >= 0.5 for m in measured), a.text

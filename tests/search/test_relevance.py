@@ -7,17 +7,36 @@ from collections import Counter
 
 import pytest
 
-from judge.search.evaluate import HALVES, SubstringBaseline, engine_ranker, load_fresh, load_questions, measure, split_info
+from judge.search.evaluate import (HALVES, SubstringBaseline, engine_ranker, kinds, load_blind, load_fresh,
+                                   load_learning, load_questions, measure, split_info)
 
 # The issue's goal on the held-out half (reached with the English analytic index: recall@5 0.959,
 # MRR 0.855; 0.949 / 0.840 with the Italian index alone, 0.898 / 0.778 before it; 0.964 / 0.856 with
 # headwords and name-only rules, issue 27).
 GOAL_RECALL5 = 0.95
 GOAL_MRR = 0.85
-# The blind set (tests/search/questions_fresh.json): 0.892 / 0.746 with headwords (0.883 / 0.693 with
-# both indexes, 0.717 / 0.500 before them): a floor just below, which catches regressions.
-FRESH_FLOOR_RECALL5 = 0.87
-FRESH_FLOOR_MRR = 0.72
+# The blind set (tests/search/questions_fresh.json): 0.908 / 0.808 reading full questions (issue 36),
+# 0.892 / 0.746 with headwords (0.883 / 0.693 with both indexes, 0.717 / 0.500 before them): a floor
+# just below, which catches regressions.
+FRESH_FLOOR_RECALL5 = 0.89
+FRESH_FLOOR_MRR = 0.78
+
+# Issue 36, by kind of query (judge/search/evaluate.py: kinds), on questions the search was never tuned
+# on: (set, kind, recall@5 floor, MRR floor), each just below what was measured when the tuning was
+# frozen (docs/ricerca.md). The issue's goal (full questions 0.90 / 0.80, card-named 0.90) is not
+# reached on the blind set: these floors catch regressions, they do not say the goal is met.
+KIND_FLOORS = [
+    ("heldout", "domanda", 0.96, 0.83),  # 0.984 / 0.860
+    ("heldout", "breve", 0.95, 0.90),  # 0.970 / 0.928
+    ("heldout", "gergo", 0.97, 0.88),  # 1.000 / 0.917
+    ("heldout", "parola chiave", 0.88, 0.87),  # 0.920 / 0.905
+    ("heldout", "varianti", 0.88, 0.82),  # 0.941 / 0.850
+    ("fresh", "domanda", 0.88, 0.77),  # 0.901 / 0.797
+    ("blind", "domanda", 0.74, 0.63),  # 0.771 / 0.661
+    ("blind", "carta", 0.69, 0.56),  # 0.721 / 0.594
+    ("learning", "domanda", 0.75, 0.56),  # 0.777 / 0.587
+    ("learning", "carta", 0.49, 0.34),  # 0.524 / 0.370
+]
 
 
 @pytest.fixture(scope="module")
@@ -78,3 +97,26 @@ def test_better_than_ctrl_f_on_both_halves(engine, questions, corpus):
 def test_every_kind_of_question_works(engine, questions, cat):
     subset = [q for q in questions if q.cat == cat]
     assert measure(subset, engine_ranker(engine)).recall5 >= 0.6
+
+
+def never_tuned_on(name: str):
+    return {"heldout": lambda: load_questions(half="heldout"), "fresh": load_fresh, "blind": load_blind,
+            "learning": lambda: load_learning(half="heldout")}[name]()
+
+
+@pytest.mark.parametrize("name, kind, recall5, mrr", KIND_FLOORS)
+def test_every_kind_of_query_keeps_its_floor_on_questions_never_tuned_on(engine, name, kind, recall5, mrr):
+    subset = [q for q in never_tuned_on(name) if kind in kinds(q)]
+    assert len(subset) >= 15
+    m = measure(subset, engine_ranker(engine))
+    assert m.recall5 >= recall5 and m.mrr >= mrr, f"{name} {kind}: {m.line()}"
+
+
+def test_blind_full_questions_were_written_apart(corpus):
+    blind = load_blind()
+    assert len(blind) >= 60 and sum(1 for q in blind if q.card) >= 30
+    assert all("domanda" in kinds(q) for q in blind)
+    for q in blind:
+        assert q.rules and all(n in corpus for n in q.rules), q.q
+    others = {q.q.casefold() for q in load_questions() + load_fresh() + load_learning()}
+    assert not {q.q.casefold() for q in blind} & others

@@ -14,7 +14,10 @@ import pytest
 
 from judge import build_cache
 from judge.corpus import italian_date
+from judge.search import query
 from judge.search.analysis import terms
+from judge.search.frames import load_frames
+from judge.search.learned import read_questions
 from judge.web import create_app
 from judge.web.offline import build_all, version
 
@@ -92,6 +95,21 @@ def test_search_index_uses_the_servers_stems_and_weights_the_right_rules(client,
     # "ETB" is a glossary concept with the Italian words of what it means.
     wanted = ["it", terms("entrare nel campo di battaglia", "it")]
     assert any(wanted in ix["concetti"][cid] for cid in ix["sinonimi"]["etb"])
+
+
+def test_search_index_reads_questions_as_the_server_does(client, files):
+    """The frames, the questions learned from (the tuning half only) and the server's weights."""
+    url = next(f for f in files["file"] if f.startswith("/offline/ricerca-"))
+    ix = json.loads(gzip.decompress(client.get(url, headers={"Accept-Encoding": "gzip"}).get_data()))
+    frames = load_frames()
+    assert len(ix["cornici"]) == len(frames)
+    phrases, subject, rules = ix["cornici"][frames.index(next(f for f in frames if "506.4" in f.rules))]
+    tokens = [t for p in phrases for t in p]
+    assert rules[0] == "506.4" and ["stesso", terms("stesso", "it")[0]] in tokens
+    assert ["lo", None] in tokens  # a stop word matches as written
+    assert len(ix["domande"]) == len(read_questions()) and all(rs for _, rs in ix["domande"])
+    assert ix["pesi"]["cornice"] == query.W_FRAME and ix["pesi"]["domande"] == query.W_LEARNED
+    assert ix["pesi"]["parola_cornice"] == query.W_FRAME_WORD
 
 
 def test_an_old_versions_file_is_not_served(client):
