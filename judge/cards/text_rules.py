@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.cards.table import CardFace
+from judge.search.tables import rows
 
 TEXT_RULES_FILE = Path(__file__).with_name("testo_regole.tsv")
 
@@ -27,18 +28,7 @@ class TextRule:
 
 def parse_text_rules(text: str) -> list[TextRule]:
     out: list[TextRule] = []
-    header = False
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if not header:
-            header = True
-            if cols[0] == "testo":
-                continue
-        if len(cols) != 3:
-            raise ValueError(f"{TEXT_RULES_FILE.name}: attesi 3 campi separati da TAB: {line!r}")
-        pattern, rules, what = (c.strip() for c in cols)
+    for _, (pattern, rules, what) in rows(text, "testo", 3, TEXT_RULES_FILE.name):
         try:
             compiled = re.compile(pattern.replace("~", "\x00"))
         except re.error as e:

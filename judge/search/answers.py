@@ -20,8 +20,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from judge.search.analysis import term_set, words
+from judge.search.analysis import stem, term_set, words
+from judge.search.frames import is_full_question
 from judge.search.snippets import make_snippet, shorten
+from judge.search.tables import rows
 
 MEANINGS_FILE = Path(__file__).with_name("significati.tsv")
 
@@ -142,10 +144,24 @@ def frame_answer(hits, frames, stems: dict[str, set[str]], within: int = 3) -> Q
     return None
 
 
-def with_sentence(answer: QuickAnswer, text: str, stems: dict[str, set[str]]) -> QuickAnswer:
-    """``answer`` with the sentence of its rule (``text``, the hit's) that answers the question."""
-    sentence, marked = answering_sentence(text, answer.lang, stems[answer.lang])
-    return replace(answer, sentence=sentence, sentence_html=marked)
+def answer_for(text: str, hits, reading, n_units: int, named: dict[str, float],
+               stems: dict[str, set[str]]) -> QuickAnswer | None:
+    """The quick answer to ``text``: for a full question, the rule that answers its frame
+    (``reading``: judge/search/frames.py) with the sentence that answers; otherwise, or when that
+    rule is not among the first results, an analytic index entry holding the whole question
+    (``quick_answer``), with its rule's answering sentence for a full question. The sentence is
+    chosen by the words of the subject (``stems`` without the frame's words)."""
+    full = is_full_question(text)
+    subject = {k: v - {stem(w, k) for w in reading.frame_words} for k, v in stems.items()}
+    if full and reading.frames:
+        answer = frame_answer(hits, reading.frames, subject)
+        if answer is not None:
+            return answer
+    answer = quick_answer(hits[0], n_units, named)
+    if answer is not None and full:
+        sentence, marked = answering_sentence(hits[0].text, answer.lang, subject[answer.lang])
+        answer = replace(answer, sentence=sentence, sentence_html=marked)
+    return answer
 
 
 # -- words with two meanings --------------------------------------------------------------------------------
@@ -172,18 +188,7 @@ class Ambiguous:
 def parse_meanings(text: str) -> dict[str, tuple[Meaning, ...]]:
     """``significati.tsv``: word form -> its meanings, in file order."""
     out: dict[str, list[Meaning]] = {}
-    header = False
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = [c.strip() for c in line.split("\t")]
-        if not header:
-            header = True
-            if cols[0] == "parole":
-                continue
-        if len(cols) != 4:
-            raise ValueError(f"{MEANINGS_FILE.name}: attesi 4 campi separati da TAB: {line!r}")
-        forms, meaning, rules, search = cols
+    for _, (forms, meaning, rules, search) in rows(text, "parole", 4, MEANINGS_FILE.name):
         m = Meaning(meaning, tuple(rules.split()), search)
         for form in forms.split("|"):
             out.setdefault(" ".join(words(form)), []).append(m)

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.search.analysis import stem, words
+from judge.search.tables import rows
 
 FRAMES_FILE = Path(__file__).with_name("cornici.tsv")
 MAX_GAP = 2  # words allowed between two words of a phrase
@@ -84,18 +85,7 @@ def _alternatives(text: str) -> tuple[Phrase, ...]:
 
 def parse_frames(text: str) -> list[Frame]:
     out: list[Frame] = []
-    header = False
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = [c.strip() for c in line.split("\t")]
-        if not header:
-            header = True
-            if cols[0] == "cornice":
-                continue
-        if len(cols) != 4:
-            raise ValueError(f"{FRAMES_FILE.name}, riga {n}: attesi 4 campi separati da TAB")
-        name, phrases, subject, rules = cols
+    for n, (name, phrases, subject, rules) in rows(text, "cornice", 4, FRAMES_FILE.name):
         groups = tuple(_alternatives(g) for g in subject.split(" + ")) if subject else ()
         frame = Frame(name, _alternatives(phrases), tuple(g for g in groups if g), tuple(rules.split()), n)
         if not frame.phrases:

@@ -20,7 +20,7 @@ Format (JSON):
 - ``cornici``: the question frames (judge/search/frames.py), each [phrases, subject groups, rules],
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
   learned from (judge/search/learned.py), each [its Italian stems, its rules]; ``pesi``: how much
-  each weighs, the server's (judge/search/query.py). The browser reads a question as the server
+  each weighs, the server's (judge/search/question.py). The browser reads a question as the server
   does and adds the same rules.
 """
 
@@ -30,7 +30,7 @@ import math
 from collections import Counter, defaultdict
 
 from judge.corpus import Corpus
-from judge.search import query
+from judge.search import query, question
 from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.glossary import get_glossary
@@ -132,8 +132,8 @@ def _questions(corpus: Corpus) -> dict:
     frames = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
               for f in load_frames()]
     asked = [[sorted(stems(a.text)), list(a.rules)] for a in get_memory(corpus).asked]
-    weights = {"cornice": query.W_FRAME, "parola_cornice": query.W_FRAME_WORD, "regola_seguente": NEXT_RULE,
-               "domande": query.W_LEARNED, "vicine": NEIGHBOURS, "somiglianza_minima": MIN_SIMILARITY}
+    weights = {"cornice": question.W_FRAME, "parola_cornice": question.W_FRAME_WORD, "regola_seguente": NEXT_RULE,
+               "domande": question.W_LEARNED, "vicine": NEIGHBOURS, "somiglianza_minima": MIN_SIMILARITY}
     return {"cornici": frames, "domande": asked, "pesi": weights}
 
 

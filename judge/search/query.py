@@ -8,19 +8,24 @@ Pipeline:
 3. Parse our small syntax (judge/search/syntax.py), which never fails. Magic notation ("-1/-1",
    "{T}") is text. When the strict reading (phrases, required words) finds nothing, the same
    words are searched loosely, with a note: punctuation alone never empties a result.
-4. Typo tolerance: a word found nowhere in the corpus (nor as a stem, nor in the glossary) is
+4. The question read (judge/search/question.py): the cards it names (their names are not searched
+   as words) and the frame of a full question (its own words weigh less).
+5. Typo tolerance: a word found nowhere in the corpus (nor as a stem, nor in the glossary) is
    completed if it is a prefix of known words, else corrected to the nearest known words.
-5. Glossary expansion: the longest glossary terms in the query become *concepts* searched
+6. Glossary expansion: the longest glossary terms in the query become *concepts* searched
    with every Italian and English term of the concept (phrases in order); other words are
    searched in both languages.
-6. Score with BM25F over the rule text, its context (section title, parent rule), the CR
-   glossary terms pointing to it, and its examples; then rerank by how many of the query's
-   units a document matches (all words beat some words), prefer Italian documents, put rules that
-   are only a name below the rules that answer, lead the words the analytic indexes and the jargon
-   tie to rules to those rules (judge/search/headwords.py), and collapse to one result per rule
-   (Italian text where it matched).
-7. Above the results: a quick answer from the analytic indexes and the meanings of a word that
-   has two (judge/search/answers.py).
+7. Score with BM25F over the rule text, its context (section title, parent rule), the CR
+   glossary terms pointing to it, the analytic indexes' entries and its examples; then rerank by
+   how many of the query's units a document matches (all words beat some words; rarer words weigh
+   more), prefer Italian documents, put rules that are only a name below the rules that answer,
+   lead the words the analytic indexes and the jargon tie to rules to those rules
+   (judge/search/headwords.py), add the candidate rules of the question (its cards', its frame's,
+   those of the questions like it), and collapse to one result per rule (Italian text where it
+   matched).
+8. Above the results: a quick answer (the rule answering a full question's frame, with its answering
+   sentence, or an analytic index entry) and the meanings of a word that has two
+   (judge/search/answers.py).
 """
 
 from __future__ import annotations
@@ -43,13 +48,12 @@ from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus.turn_names import section_name
 from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
-from judge.search.answers import QuickAnswer, ambiguous_words, best_entry, frame_answer, quick_answer, with_sentence
+from judge.cards.table import CardTable, load_table
+from judge.search.answers import ambiguous_words, answer_for, best_entry
 from judge.search.glossary import Glossary, get_glossary
 from judge.search.headwords import Headwords
-from judge.search.frames import Reading, is_full_question, read
 from judge.search.learned import Memory, get_memory
-from judge.search.named_cards import NamedCards, named_cards
-from judge.cards.table import CardTable, load_table
+from judge.search.question import W_FRAME_WORD, candidate_rules, read_question
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
 from judge.search.arrays import load as load_arrays
@@ -92,17 +96,9 @@ W_HEADWORD = 1.0
 # A rule whose text is only a name (702.19 «Travolgere») answers no question: its score counts this
 # much, unless the query is that name. Chosen on the tuning half.
 W_HEADING_ONLY = 0.6
+# In the coverage a unit weighs (log of its rarity) ** COVERAGE_IDF: the words that carry a question's
+# subject are rarer than those of its frame. Chosen on the tuning halves (issue 36).
 COVERAGE_IDF = 0.5
-# Rules that answered questions like this one (judge/search/learned.py) add this much to a rule's
-# score relative to the best rule's words (1.0: as much as the best words). Chosen on the tuning halves.
-W_LEARNED = 0.3
-# The rules a card named in the question relies on (judge/search/named_cards.py), the same way.
-W_CARD = 1.0
-CARDS_IN_QUESTIONS = True
-# The rules that answer the question's frame (judge/search/frames.py), the same way; the frame's own
-# words («controlla», «ordine») count this much of a subject's word.
-W_FRAME = 0.8
-W_FRAME_WORD = 0.5
 
 
 # -- the engine -----------------------------------------------------------------------------------------
@@ -449,18 +445,18 @@ class Engine:
         if number_units:
             text = "".join(" " if any(c.start <= i < c.end for c in cites) else ch for i, ch in enumerate(q_ref))
 
-        table = self._card_table() if CARDS_IN_QUESTIONS else None
-        cards = named_cards(text, self.corpus, self.ordinary, table) if table is not None else NamedCards(text)
-        result.cards = cards.cards
-        reading = read(cards.text)
-        clauses = parse(cards.text)
+        # The cards a question names and its frame (judge/search/question.py): the words are searched
+        # without the cards' names.
+        question = read_question(text, self.corpus, self.ordinary, self._card_table())
+        result.cards = question.cards.cards
+        clauses = parse(question.text)
         total_words = sum(len(it.words) for c in clauses for it in c)
         if total_words > MAX_WORDS:
             clauses = truncate(clauses, MAX_WORDS)
             result.notes.append(f"Ricerca troppo lunga: considerate le prime {MAX_WORDS} parole.")
         corrections: dict[str, list[str]] = {}
         memo: dict = {}
-        frame_words = reading.frame_words
+        frame_words = question.frame_words
         admitted, raw, positive_units = self._evaluate(clauses, number_units, corrections, memo, frame_words)
         loose = relaxed(clauses)
         if not admitted.any() and loose != clauses:
@@ -484,7 +480,7 @@ class Engine:
             result.suggestion = " ".join(suggestion_words)
         allowed = self.layout.filter(lang, chapter, section)
         admitted &= allowed
-        if not admitted.any() and not cards.rules:  # a card's name alone still finds the card's rules
+        if not admitted.any() and not question.cards.rules:  # a card's name alone finds the card's rules
             return result
 
         # Coverage: the share of the query's units (by weight) each document matches; all words beat
@@ -508,7 +504,7 @@ class Engine:
         if boost is not None:
             score *= boost
         words_top = float(score[admitted].max()) if admitted.any() else 0.0
-        score, admitted = self._with_priors(text, cards, reading, score, admitted, allowed)
+        score, admitted = self._with_candidates(candidate_rules(question, text, self.memory), score, admitted, allowed)
         if not admitted.any():
             return result
         ranked, _, result.total = self.layout.rank(score, admitted, (page - 1) * per_page + per_page)
@@ -521,7 +517,9 @@ class Engine:
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
         if page == 1 and result.hits:
-            result.answer = self._answer(cards.text, result.hits, reading, positive_units, stems)
+            units = [u for u in positive_units if u.label]
+            result.answer = answer_for(question.text, result.hits, question.reading, len(units),
+                                       self.headword_rules(units), stems)
         if result.hits and result.suggestion is None and words_top < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
@@ -546,23 +544,14 @@ class Engine:
                 return True
         return False
 
-    def _with_priors(self, text: str, cards: NamedCards, reading: Reading, score: np.ndarray,
-                     admitted: np.ndarray, allowed: np.ndarray):
-        """The words' scores, as a share of the best, plus the rules that the question's likeness to
-        questions asked before points to and those of the cards it names (each may enter the
-        results without the words)."""
-        sources = []
-        if W_LEARNED:
-            sources.append((W_LEARNED, self.memory.rules_for(text)))
-        if W_CARD and cards.rules:
-            sources.append((W_CARD, cards.rules))
-        if W_FRAME and reading.rules:
-            sources.append((W_FRAME, reading.rules))
+    def _with_candidates(self, rules: dict[str, float], score: np.ndarray, admitted: np.ndarray,
+                         allowed: np.ndarray):
+        """The words' scores as a share of the best, plus what the candidate rules add (each may enter
+        the results without the words; judge/search/question.py)."""
         added: dict[int, float] = {}
-        for weight, found in sources:
-            for n, w in found.items():
-                for d in self.layout.docs_of.get(n, ()):
-                    added[d] = added.get(d, 0.0) + weight * w
+        for n, w in rules.items():
+            for d in self.layout.docs_of.get(n, ()):
+                added[d] = w
         if not added:
             return score, admitted
         top = float(np.max(score, where=admitted, initial=0.0))
@@ -579,23 +568,6 @@ class Engine:
             return 1.0
         df = int(np.count_nonzero(matched))
         return float(np.log(1.0 + self.scorer.n / (1.0 + df))) ** COVERAGE_IDF
-
-    def _answer(self, text: str, hits: list[Hit], reading: Reading, positive_units: list[Unit],
-                stems: dict[str, set[str]]) -> QuickAnswer | None:
-        """The quick answer (judge/search/answers.py): for a full question, the rule that answers its
-        frame with the sentence that answers; otherwise (or when that rule is not among the first
-        results) an analytic index entry holding the whole question."""
-        full = is_full_question(text)
-        subject = {k: v - {stem(w, k) for w in reading.frame_words} for k, v in stems.items()}
-        if full and reading.frames:
-            answer = frame_answer(hits, reading.frames, subject)
-            if answer is not None:
-                return answer
-        units = [u for u in positive_units if u.label]
-        answer = quick_answer(hits[0], len(units), self.headword_rules(units))
-        if answer is not None and full:
-            answer = with_sentence(answer, hits[0].text, subject)
-        return answer
 
     def _heading_factor(self, named: list[int] | None) -> np.ndarray:
         """W_HEADING_ONLY on rules that are only a name, unless the query is that name (``named``: its

@@ -65,7 +65,7 @@ class SearchResult:
     nearest: list[str] = field(default_factory=list)  # existing rules near a missing number
     notes: list[str] = field(default_factory=list)  # messages for the user (Italian)
     jargon: list[Jargon] = field(default_factory=list)  # what the jargon in the query means ("fizzle")
-    answer: QuickAnswer | None = None  # an analytic index entry that answers the question (answers.py)
+    answer: QuickAnswer | None = None  # what answers the question: its frame's rule or an index entry (answers.py)
     ambiguous: list[Ambiguous] = field(default_factory=list)  # words with two meanings («livello»)
     cards: list = field(default_factory=list)  # the cards the query names (judge.cards.lookup.Match)
 

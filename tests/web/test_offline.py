@@ -14,7 +14,7 @@ import pytest
 
 from judge import build_cache
 from judge.corpus import italian_date
-from judge.search import query
+from judge.search import question
 from judge.search.analysis import terms
 from judge.search.frames import load_frames
 from judge.search.learned import read_questions
@@ -108,8 +108,8 @@ def test_search_index_reads_questions_as_the_server_does(client, files):
     assert rules[0] == "506.4" and ["stesso", terms("stesso", "it")[0]] in tokens
     assert ["lo", None] in tokens  # a stop word matches as written
     assert len(ix["domande"]) == len(read_questions()) and all(rs for _, rs in ix["domande"])
-    assert ix["pesi"]["cornice"] == query.W_FRAME and ix["pesi"]["domande"] == query.W_LEARNED
-    assert ix["pesi"]["parola_cornice"] == query.W_FRAME_WORD
+    assert ix["pesi"]["cornice"] == question.W_FRAME and ix["pesi"]["domande"] == question.W_LEARNED
+    assert ix["pesi"]["parola_cornice"] == question.W_FRAME_WORD
 
 
 def test_an_old_versions_file_is_not_served(client):

@@ -1,0 +1,57 @@
+"""What the search reads in a query beyond its words (issue 36): the cards it names, the frame of a
+full question, and the questions asked before that it is like. Each brings rules as candidates beside
+the rules the words find (query.py adds them to the words' scores, as a share of the best):
+
+- the cards' rules (judge/search/named_cards.py), ``W_CARD``;
+- the rules answering the question's frame (judge/search/frames.py), ``W_FRAME``; the frame's own
+  words («controlla», «ordine») weigh ``W_FRAME_WORD`` of a subject's word in the search;
+- the rules of the questions most like it (judge/search/learned.py), ``W_LEARNED``.
+
+The weights were chosen on the tuning halves only (docs/ricerca.md, 29 November 2026).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from judge.cards.table import CardTable
+from judge.search.frames import Reading, read
+from judge.search.learned import Memory
+from judge.search.named_cards import NamedCards, named_cards
+
+# Each weight: what a rule of that source weighing 1 adds, the best rule of the words being 1.
+W_CARD = 1.0
+W_FRAME = 0.8
+W_FRAME_WORD = 0.5
+W_LEARNED = 0.3
+
+
+@dataclass
+class Question:
+    text: str  # what the words are searched in: the query without the cards' names
+    cards: NamedCards
+    reading: Reading
+
+    @property
+    def frame_words(self) -> set[str]:
+        return self.reading.frame_words
+
+
+def read_question(text: str, corpus, ordinary: Callable[[str], bool], table: CardTable | None) -> Question:
+    """The cards ``text`` names (none without a card table) and the frame of what is left."""
+    cards = named_cards(text, corpus, ordinary, table) if table is not None else NamedCards(text)
+    return Question(cards.text, cards, read(cards.text))
+
+
+def candidate_rules(question: Question, text: str, memory: Memory) -> dict[str, float]:
+    """Rule -> what it adds to its score, from the three sources (``text``: the query as typed, card
+    names and all, as the questions the search learned from were written)."""
+    out: dict[str, float] = {}
+    for weight, found in ((W_LEARNED, memory.rules_for(text) if W_LEARNED else {}),
+                          (W_CARD, question.cards.rules), (W_FRAME, question.reading.rules)):
+        if not weight:
+            continue
+        for n, w in found.items():
+            out[n] = out.get(n, 0.0) + weight * w
+    return out
