@@ -1,35 +1,34 @@
-"""The server's time per search, for bench/search_bench.py --contro: run inside the process of each copy
-of the project compared, so it imports only what every copy has."""
+"""The server's time per search, for bench/search_bench.py --contro: a process per copy of the project
+compared, so it imports only what every copy has. ``serve`` opens the copy's engine and answers batches
+of queries read from stdin (one JSON list a line) with the time of each (one JSON list a line)."""
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 import tempfile
 import time
 
+REPEAT = 3  # each search is timed this many times; its fastest run counts
 
-def cpu_per_search(queries: dict[str, list[str]], repeat: int = 5) -> dict[str, float]:
-    """Milliseconds per search (mean over each list of queries) of this copy's engine, opened as the
-    server opens it (every term read at start), with the result cache off. Each search is timed
-    ``repeat`` times and its fastest run counts: the others were slowed by the machine's other work
-    (a shared machine slows some runs, never speeds one up)."""
+
+def serve(warm_up: list[str]) -> None:
     os.environ["JUDGE_SEARCH_CACHE"] = "0"  # read as the search module is imported: set first
     from judge.search.engines import keep_in_memory
 
     with tempfile.TemporaryDirectory(prefix="judge-search-contro-") as instance:
         engine = keep_in_memory(instance)
-        every = [q for qs in queries.values() for q in qs]
-        for q in every:  # warm-up: terms, stems, the card table, the leaves' cache
+        for q in warm_up:  # terms, stems, the card table, the leaves' cache
             engine.search(q)
-        out = {}
-        for name, qs in queries.items():
-            total = 0.0
-            for q in qs:
+        print("pronto", flush=True)
+        for line in sys.stdin:
+            out = []
+            for q in json.loads(line):
                 best = float("inf")
-                for _ in range(repeat):
+                for _ in range(REPEAT):
                     t = time.perf_counter()
                     engine.search(q)
                     best = min(best, time.perf_counter() - t)
-                total += best
-            out[name] = total / len(qs) * 1000
-        return out
+                out.append(best)
+            print(json.dumps(out), flush=True)

@@ -17,9 +17,9 @@ HTTP throughput through `judge serve` and wrk, on distinct requests, is bench/ht
 
 With ``--contro DIR`` (another copy of the project, e.g. the previous commit: ``git archive HEAD~1 |
 tar -x -C DIR``) it only compares the server's time per search of this copy and of that one, in the
-same run: each copy in its own process, alternating, three rounds, on the same queries (distinct
-searches, and the full questions of the question sets); the time of a search is the fastest of five
-runs (the machine's other work slows some runs, never speeds one up), the best round of each copy.
+same run: each copy's engine open in its own process, the same queries (distinct searches, and the
+full questions of the question sets) sent to both in small alternating batches, so that the machine's
+other work weighs on both alike; the time of a search is the fastest of three runs.
 """
 
 from __future__ import annotations
@@ -151,20 +151,24 @@ def profile(instance, corpus) -> None:
         os.environ.pop("JUDGE_SEARCH_CACHE", None)
 
 
-def _measure_copy(root: Path, queries_file: Path) -> dict[str, float]:
-    """``cpu_per_search`` (bench/_search_cpu.py) in a fresh process importing the copy of the project at
-    ``root`` (that module imports only what every copy has)."""
+def _start_copy(root: Path, queries_file: Path) -> subprocess.Popen:
+    """A process serving searches with the engine of the copy of the project at ``root``
+    (bench/_search_cpu.py), warmed up on every query; it says «pronto» when ready."""
     here = Path(__file__).resolve().parent
     code = (f"import sys, json; sys.path.insert(0, {str(root)!r}); import judge; "
             f"assert judge.__file__.startswith({str(root)!r}), judge.__file__; sys.path.insert(1, {str(here)!r}); "
             f"import _search_cpu as b; qs = json.load(open({str(queries_file)!r})); "
-            f"print(json.dumps(b.cpu_per_search(qs)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(root))
-    return json.loads(done.stdout.strip().splitlines()[-1])
+            f"b.serve([q for v in qs.values() for q in v])")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=str(root), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "pronto"
+    return proc
 
 
-def compare(other: Path, rounds: int = 2) -> None:
-    """The server's time per search of this copy against the copy at ``other``, alternating, in one run."""
+def compare(other: Path, batch: int = 25) -> None:
+    """The server's time per search of this copy against the copy at ``other``, in one run: both
+    engines open in their own process, the same small batches of queries sent to one then the other,
+    so that the machine's other work weighs on both alike."""
     corpus = load_corpus()
     queries = {
         "ricerche diverse": search_queries(corpus, 1500),
@@ -172,19 +176,28 @@ def compare(other: Path, rounds: int = 2) -> None:
                            if "domanda" in kinds(q)],
     }
     here = Path(__file__).resolve().parents[1]
-    best: dict[str, dict[str, float]] = {"questo": {}, "contro": {}}
+    totals = {"questo": {}, "contro": {}}
     with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as tmp:
         queries_file = Path(tmp) / "queries.json"
         queries_file.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
-        for _ in range(rounds):
-            for label, root in (("questo", here), ("contro", other.resolve())):
-                for k, v in _measure_copy(root, queries_file).items():
-                    best[label][k] = min(v, best[label].get(k, float("inf")))
-    print(f"Tempo del server per ricerca, questo commit contro {other} (per ricerca la più veloce di 5 volte; "
-          f"migliore di {rounds} giri alternati)")
+        procs = {"questo": _start_copy(here, queries_file), "contro": _start_copy(other.resolve(), queries_file)}
+        try:
+            for name, qs in queries.items():
+                for i in range(0, len(qs), batch):
+                    chunk = json.dumps(qs[i:i + batch], ensure_ascii=False) + "\n"
+                    for label, proc in procs.items():
+                        proc.stdin.write(chunk)
+                        proc.stdin.flush()
+                        totals[label][name] = totals[label].get(name, 0.0) + sum(json.loads(proc.stdout.readline()))
+        finally:
+            for proc in procs.values():
+                proc.stdin.close()
+                proc.wait()
+    print(f"Tempo del server per ricerca, questo commit contro {other} (ogni ricerca la più veloce di 3 volte; "
+          f"le due copie alternate ogni {batch} ricerche)")
     print(f"{'':22} {'n':>5} {'questo ms':>10} {'contro ms':>10} {'rapporto':>9}")
     for k, qs in queries.items():
-        a, b = best["questo"][k], best["contro"][k]
+        a, b = totals["questo"][k] / len(qs) * 1000, totals["contro"][k] / len(qs) * 1000
         print(f"{k:22} {len(qs):5} {a:10.3f} {b:10.3f} {a / b:9.2f}")
 
 

@@ -31,8 +31,24 @@ WORD_PATTERN = rf"{NOTATION_PATTERN}|[^\W_]+"  # "_" joins nothing: "grimorio_vu
 _NOTATION_RE = re.compile(rf"(?:{NOTATION_PATTERN})")
 
 
+# A search folds the same short texts again and again (the query, each of its tokens): kept, up to a
+# query's length each (longer texts are folded every time, and are not kept).
+FOLDS_KEPT = 4096
+
+
 def fold(text: str) -> str:
     """Lowercase and strip accents: 'Priorità' -> 'priorita'."""
+    if len(text) <= 300:  # syntax.MAX_QUERY_CHARS
+        return _fold_kept(text)
+    return _fold(text)
+
+
+@lru_cache(maxsize=FOLDS_KEPT)
+def _fold_kept(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.lower())
     # lower() again: a compatibility decomposition may give a capital ("ᴬ" -> "A")
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()

@@ -182,6 +182,9 @@ class Glossary:
                 key = tuple(words(term))
                 if key:
                     self._surface.setdefault(key, set()).add(concept.id)
+        # Every beginning of a key: a run of the query's words that is none can grow into no term.
+        self._index_starts = {(lang, key[:k]) for lang, key in self._index for k in range(1, len(key) + 1)}
+        self._surface_starts = {key[:k] for key in self._surface for k in range(1, len(key) + 1)}
         self.words: set[str] = {w for e in entries for w in words(e.italian) + words(e.english)}
         # (lang, stems of the jargon term) -> its explanations, to find whatever form was typed.
         self._jargon: dict[tuple[str, tuple[str, ...]], list[Jargon]] = {}
@@ -239,23 +242,27 @@ class Glossary:
                 seq = stems[lang]
                 if seq[i] is None:
                     continue
-                key: list[str] = []
+                key: tuple[str, ...] = ()
                 j = i
                 while j < n and len(key) < self.max_len:
                     if seq[j] is not None:
-                        key.append(seq[j])
-                        ids = self.lookup(lang, tuple(key))
+                        key += (seq[j],)
+                        if (lang, key) not in self._index_starts:
+                            break
+                        ids = self.lookup(lang, key)
                         if ids and (best is None or j + 1 > best[0]):
                             best = (j + 1, set(ids))
                         elif ids and best is not None and j + 1 == best[0]:
                             best[1].update(ids)
                     j += 1
-            exact = None
-            for j in range(min(n, i + self.max_len * 2), i, -1):
-                ids = self._surface.get(tuple(folded_words[i:j]))
+            exact = None  # the longest run of words as typed that is a term
+            for j in range(i + 1, min(n, i + self.max_len * 2) + 1):
+                run = tuple(folded_words[i:j])
+                if run not in self._surface_starts:
+                    break
+                ids = self._surface.get(run)
                 if ids:
                     exact = (j, set(ids))
-                    break
             if exact and (best is None or exact[0] >= best[0]):
                 best = exact
             if best:

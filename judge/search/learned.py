@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from judge.search.analysis import stem, words
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
@@ -55,13 +53,11 @@ class Memory:
             for t in d:
                 df[t] = df.get(t, 0) + 1
         self.idf = {t: math.log(1 + n / k) for t, k in df.items()}
-        self.postings: dict[str, np.ndarray] = {}
-        ids: dict[str, list[int]] = {}
+        self.postings: dict[str, list[int]] = {}
         for i, d in enumerate(docs):
             for t in d:
-                ids.setdefault(t, []).append(i)
-        self.postings = {t: np.array(v, dtype=np.int32) for t, v in ids.items()}
-        self.norm = np.array([math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs], dtype=np.float32)
+                self.postings.setdefault(t, []).append(i)
+        self.norm = [math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs]
 
     def __len__(self) -> int:
         return len(self.asked)
@@ -69,17 +65,19 @@ class Memory:
     def nearest(self, text: str, k: int = NEIGHBOURS) -> list[tuple[float, Asked]]:
         """The ``k`` questions most like ``text`` (cosine of tf-idf over stems), likest first."""
         asked = stems(text)
-        known = [t for t in asked if t in self.postings]
-        if not known or not self.asked:
+        acc: dict[int, float] = {}
+        for t in asked:
+            weight = self.idf.get(t)
+            if weight is not None:
+                for i in self.postings[t]:
+                    acc[i] = acc.get(i, 0.0) + weight * weight
+        if not acc:
             return []
-        acc = np.zeros(len(self.asked), dtype=np.float32)
-        for t in known:
-            acc[self.postings[t]] += np.float32(self.idf[t] ** 2)
-        qnorm = math.sqrt(sum(self.idf.get(t, math.log(1 + len(self.asked))) ** 2 for t in asked)) or 1.0
-        sims = acc / (self.norm * np.float32(qnorm))
-        near = np.flatnonzero(sims >= MIN_SIMILARITY)
-        top = near[np.argsort(-sims[near], kind="stable")[:k]]
-        return [(float(sims[i]), self.asked[i]) for i in top]
+        unknown = math.log(1 + len(self.asked))
+        qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
+        sims = [(s / (self.norm[i] * qnorm), i) for i, s in acc.items()]
+        near = sorted(((-s, i) for s, i in sims if s >= MIN_SIMILARITY))[:k]  # likest first, then file order
+        return [(-s, self.asked[i]) for s, i in near]
 
     def rules_for(self, text: str) -> dict[str, float]:
         """Rule -> weight (0–1): the likeness of the nearest question that rule answered."""

@@ -36,6 +36,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,7 @@ from judge.lru import ByteLRU, text_size
 from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus.turn_names import section_name
-from judge.search.analysis import EN_STOPS, IT_STOPS, is_notation, is_power_toughness, stem, words
+from judge.search.analysis import EN_STOPS, IT_STOPS, STEMS_KEPT, is_notation, is_power_toughness, stem, words
 from judge.cards.table import CardTable, load_table
 from judge.search.answers import ambiguous_words, answer_for, best_entry
 from judge.search.glossary import Glossary, get_glossary
@@ -120,10 +121,21 @@ def _fields(lang: str) -> tuple[tuple[str, float], ...]:
             (f"index_{lang}", W_INDEX), (f"title_{lang}", W_TITLE))
 
 
-FIELDS = {lang: _fields(lang) for lang in ("it", "en")}
+class _Fields(tuple):
+    """A tuple of (field, weight) that hashes once: every query node of a word carries one, and nodes
+    are hashed as they are made (scoring.py)."""
+
+    def __hash__(self):
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = tuple.__hash__(self)
+        return h
+
+
+FIELDS = {lang: _Fields(_fields(lang)) for lang in ("it", "en")}
 PT_WORDS = {"it": ("forza", "costituzione"), "en": ("power", "toughness")}
 # A phrase is looked for in the same places but the examples.
-PHRASE_FIELDS = {lang: tuple(f for f in FIELDS[lang] if not f[0].startswith("examples")) for lang in ("it", "en")}
+PHRASE_FIELDS = {lang: _Fields(f for f in FIELDS[lang] if not f[0].startswith("examples")) for lang in ("it", "en")}
 
 
 def _field_query(lang: str, seq: list[str], boost: float, strict: bool = False) -> Node | None:
@@ -179,6 +191,7 @@ class Engine:
         self._cache: ByteLRU[SearchResult] = ByteLRU(CACHE_SIZE, result_size)
         self._titles: dict[str, str] = {}
         self._labels: dict[tuple[str, str], str] = {}
+        self.ordinary = lru_cache(maxsize=STEMS_KEPT)(self._ordinary)
         self._run_lock = threading.Lock()
 
     def _speller(self) -> Speller:
@@ -500,7 +513,8 @@ class Engine:
         score *= self.layout.language_boost * self._heading_factor(named)
         # A query that is a rule's name («Travolgere») leads to that rule and its definition, as the
         # title field makes it; the rules under the same headword come after them.
-        boost = None if named else self._headword_boost(positive_units)
+        headword_rules = self.headword_rules(positive_units) if W_HEADWORD or page == 1 else {}
+        boost = None if named else self._headword_boost(headword_rules)
         if boost is not None:
             score *= boost
         words_top = float(score[admitted].max()) if admitted.any() else 0.0
@@ -512,14 +526,14 @@ class Engine:
         for u in positive_units:
             for k in ("it", "en"):
                 stems[k] |= u.stems[k]
-        typed = {k: {stem(w, k) for w in words(text)} - {None} for k in ("it", "en")}
+        typed_words = words(text)
+        typed = {k: {stem(w, k) for w in typed_words} - {None} for k in ("it", "en")}
         asked = (stems, positive_units, typed)
         result.hits = [self._hit(self.scorer.stored[self.layout.shown(r, lang)], float(sc), *asked)
                        for r, sc in ranked[(page - 1) * per_page:]]
         if page == 1 and result.hits:
-            units = [u for u in positive_units if u.label]
-            result.answer = answer_for(question.text, result.hits, question.reading, len(units),
-                                       self.headword_rules(units), stems)
+            result.answer = answer_for(question.text, result.hits, question.reading, len(positive_units),
+                                       headword_rules, stems)
         if result.hits and result.suggestion is None and words_top < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
@@ -533,9 +547,9 @@ class Engine:
                 self._cards = False
         return self._cards or None
 
-    def ordinary(self, word: str) -> bool:
+    def _ordinary(self, word: str) -> bool:
         """A word the rules' own texts use, or the search glossary's (a card's name is not:
-        judge/cards/mentions.py)."""
+        judge/cards/mentions.py). ``ordinary`` is this, with its answers kept."""
         if word in self.glossary.words:
             return True
         for lang in ("it", "en"):
@@ -546,21 +560,21 @@ class Engine:
 
     def _with_candidates(self, rules: dict[str, float], score: np.ndarray, admitted: np.ndarray,
                          allowed: np.ndarray):
-        """The words' scores as a share of the best, plus what the candidate rules add (each may enter
-        the results without the words; judge/search/question.py)."""
+        """The words' scores plus what the candidate rules add, as a share of the best words' score
+        (each may enter the results without the words; judge/search/question.py)."""
         added: dict[int, float] = {}
         for n, w in rules.items():
             for d in self.layout.docs_of.get(n, ()):
                 added[d] = w
         if not added:
             return score, admitted
-        top = float(np.max(score, where=admitted, initial=0.0))
-        out = score / np.float32(top) if top > 0 else score.copy()
+        # score / top + w ranks as score + w × top: only the candidates' scores change (in place: the
+        # arrays are this search's own).
+        top = float(np.max(score, where=admitted, initial=0.0)) or 1.0
         docs = np.fromiter(added, dtype=np.int64, count=len(added))
-        out[docs] += np.fromiter(added.values(), dtype=np.float32, count=len(added))
-        admitted = admitted.copy()
+        score[docs] += np.fromiter(added.values(), dtype=np.float32, count=len(added)) * np.float32(top)
         admitted[docs] |= allowed[docs]
-        return out, admitted
+        return score, admitted
 
     def _rarity(self, matched: np.ndarray) -> float:
         """How much a unit weighs in the coverage: rarer units carry the question's subject."""
@@ -588,9 +602,9 @@ class Engine:
                 acc[n] = acc.get(n, 0.0) + w
         return {n: w / len(labels) for n, w in acc.items()}
 
-    def _headword_boost(self, units: list[Unit]) -> np.ndarray | None:
-        found = self.headword_rules(units) if W_HEADWORD else {}
-        if not found:
+    def _headword_boost(self, found: dict[str, float]) -> np.ndarray | None:
+        """× (1 + W_HEADWORD × weight) on the documents of the rules the query's headwords name."""
+        if not W_HEADWORD or not found:
             return None
         factor = np.ones(self.scorer.n, dtype=np.float32)
         for n, w in found.items():
