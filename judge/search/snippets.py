@@ -21,19 +21,17 @@ def shorten(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 # Rule texts come up again and again across searches: their words' terms and places are kept, in a
 # compact form (a tuple of shared term strings, a flat array of spans: about 2 KB a rule), up to 4 MB.
-_positions: ByteLRU = ByteLRU(4 * 1024 * 1024, lambda got: text_size(got[0]) + 8 * len(got[1]) + 4 * len(got[2])
-                              + 120 * len(got[3]) + 150)
+_positions: ByteLRU = ByteLRU(4 * 1024 * 1024, lambda got: text_size(got[0]) + 8 * len(got[1]) + 4 * len(got[2]) + 150)
 
 
-def _where(text: str, lang: str) -> tuple[str, tuple[str, ...], array, dict[str, tuple[int, ...]]]:
+def _where(text: str, lang: str) -> tuple[str, tuple[str, ...], array]:
     got = _positions.get((text, lang))
     return got if got is not None else _positions.put((text, lang), _find(text, lang))
 
 
-def _find(text: str, lang: str) -> tuple[str, tuple[str, ...], array, dict[str, tuple[int, ...]]]:
-    """The text with its spaces normalised, the term of each of its words in order, where each is
-    (start and end, flattened), and each term's places in that order (a query's few terms are looked
-    up there, not compared with every word of a long rule).
+def _find(text: str, lang: str) -> tuple[str, tuple[str, ...], array]:
+    """The text with its spaces normalised, the term of each of its words in order, and where each
+    is (start and end, flattened).
 
     The words are the analyzer's (same pattern) and each is analysed alone through ``stem``'s cache:
     the filters work word by word, so the terms are the index's, at a fraction of running the whole
@@ -42,21 +40,18 @@ def _find(text: str, lang: str) -> tuple[str, tuple[str, ...], array, dict[str, 
     text = " ".join(text.split())
     terms: list[str] = []
     spans = array("I")
-    places: dict[str, list[int]] = {}
     for m in WORD_RE.finditer(text):
         term = stem(m.group(), lang)
         if term is not None:
-            places.setdefault(term, []).append(len(terms))
             terms.append(term)
             spans.extend(m.span())
-    return text, tuple(terms), spans, {t: tuple(v) for t, v in places.items()}
+    return text, tuple(terms), spans
 
 
 def make_snippet(text: str, lang: str, stems: set[str], limit: int = SNIPPET_CHARS) -> tuple[str, str]:
     """A window of ``text`` around the densest cluster of matched words: plain text and HTML with <mark>."""
-    text, terms, flat, places = _where(text, lang)
-    found = sorted(i for t in stems if t in places for i in places[t])  # in text order
-    spans = [(flat[2 * i], flat[2 * i + 1]) for i in found]
+    text, terms, flat = _where(text, lang)
+    spans = [(flat[2 * i], flat[2 * i + 1]) for i, term in enumerate(terms) if term in stems]  # in text order
     if len(text) <= limit:
         start, end = 0, len(text)
     elif not spans:
