@@ -40,6 +40,12 @@ def cerca(parole, lingua, capitolo, sezione, limite, pagina, as_json, instance):
         click.echo(f"Forse cercavi: {result.suggestion}")
     for j in result.jargon:
         click.echo(f"«{j.term}» è gergo: {j.meaning}.")
+    for m in result.cards:
+        click.echo(f"Carta nominata: {m.face.display_name}" + (f" ({m.face.name})" if m.face.english_aside else ""))
+    if result.answer:
+        a = result.answer
+        asks = f" (la domanda chiede: {a.asks})" if a.asks else ""
+        click.echo(f"Risposta rapida{asks}: {a.number} — {a.sentence or a.text}")
     if result.nearest:
         click.echo("Regole vicine: " + ", ".join(result.nearest))
     if not result.hits:

@@ -206,3 +206,16 @@ def test_nothing_the_search_learned_is_a_question_it_is_measured_on():
     for a in read_questions():
         s = stems(a.text)
         assert not any(m and len(s & m) / len(s | m) >= 0.5 for m in measured), a.text
+
+
+def test_the_command_line_names_the_card_and_the_answer(instance):
+    from click.testing import CliRunner
+
+    from judge.cli import main
+
+    out = CliRunner().invoke(main, ["cerca", "--instance", str(instance), "-n", "3",
+                                    "Chi controlla l'abilità innescata di una creatura che ho rubato?"])
+    assert out.exit_code == 0 and "Risposta rapida (la domanda chiede: chi controlla" in out.output
+    assert "603.3a" in out.output
+    out = CliRunner().invoke(main, ["cerca", "--instance", str(instance), "-n", "3", "con Rest in Peace le creature muoiono?"])
+    assert out.exit_code == 0 and "Carta nominata: Riposa in Pace (Rest in Peace)" in out.output
