@@ -2,11 +2,14 @@
 i tipi nei cimiteri», «con Riposa in Pace…».
 
 A name counts when it is written whole (any case, accents or not, Italian or English) and it
-cannot be a phrase of the game's own: at least one of its words is not an ordinary word of the
-rules (``ordinary``, given by the caller: the search's vocabulary). So «Fulmine», «Tarmogoyf»
-and «Rest in Peace» are cards, while «Vigilanza» or «Contromagia», words of the rules and of the
-analytic index too, are read as the words they are (the whole query «vigilanza» still shows the
-card, judge.cards.lookup.named). The longest name wins where names overlap.
+cannot be a phrase of the game's own: it is typed as a name (several words, each long one with a
+capital: «Serra Angel», «Calice del Nulla»), or at least one of its long words is not an ordinary
+word of the game (``ordinary``, given by the caller: the search says which words its rules' texts
+and its glossary use). So «Tarmogoyf», «Rest in Peace» and «nebbia» (Fog) are cards, while
+«volare» and «cautela», the Italian names of Flight and Vigilance and words of the rules, are read
+as the words they are (the whole query «cautela» still shows the card: judge.cards.lookup.named).
+A word players use that the rules do not («contromagia») is read as the card it names
+(Counterspell). The longest name wins where names overlap.
 """
 
 from __future__ import annotations

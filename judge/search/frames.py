@@ -68,7 +68,6 @@ class Reading:
     frame_words: set[str] = field(default_factory=set)  # folded words that say the frame
 
 
-
 def _stem_key(word: str) -> str | None:
     """A word's Italian stem as frames compare it (apart from words: "\x00" first), or None."""
     s = stem(word, "it")
