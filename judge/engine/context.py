@@ -24,6 +24,7 @@ class Ctx:
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
+        self.s.touch()          # whatever happened may change a characteristic (613)
         return ev
 
     def ask(self, decision: dict):
