@@ -78,7 +78,7 @@ class Note:
     layer: str
     reason: str                     # "no_ability" | "condition" | "no_objects"
     rules: list[str]
-    after: list[str] = field(default_factory=list)     # applied before it, in that layer
+    after: dict[str, str] = field(default_factory=dict)   # waited for (613.8a reason), if any
 
 
 @dataclass
@@ -187,6 +187,7 @@ class _Run:
         self.steps: dict[str, list[Step]] = {}
         self.notes: list[Note] = []
         self.order: list[Step] = []
+        self.waited: dict[str, dict[str, str]] = {}      # instance → effects it depended on
         self.seq = 0
         self._universe()
         self.cat = Catalog(st, self.works)
@@ -245,7 +246,7 @@ class _Run:
             if inst.effect is not None and inst.effect.kind == "resolved":
                 rules = ["611.2b"]
             self.notes.append(Note(inst.key, inst.effect.id if inst.effect else None, inst.obj,
-                                   layer, reason, rules, list(after)))
+                                   layer, reason, rules, dict(after)))
             return
         continues = None
         if inst.started_in is None:
@@ -282,6 +283,7 @@ class _Run:
             deps = dep.graph(self.cat, pool, layer, self.works, simulate)
             for k, d in deps.items():
                 waited.setdefault(k, {}).update(d)
+                self.waited.setdefault(k, {}).update(d)
             ready = [i for i in pool if not deps[i.key]]
             loop: list[str] = []
             if ready:
@@ -328,11 +330,27 @@ class _Run:
             self.layer(layer)
             if layer == "4":
                 self.intrinsic()
+        self.never_applied()
         players, rules = self.players_and_rules()
         return Board({oid: w.chars() for oid, w in self.works.items()}, self.objects,
                      self.steps, self.notes,
                      {oid: w.copiable for oid, w in self.works.items() if w.copiable},
                      players, rules, self.order, self.works, self.static_of)
+
+    def never_applied(self) -> None:
+        """The effects of static abilities whose object lost the ability before they could
+        apply (611.3a: an effect exists while its ability does; 613.8a: waiting for the effect
+        that removed it): a note each."""
+        noted = {n.key for n in self.notes}
+        for inst in self.cat.insts.values():
+            e = inst.effect
+            if e is None or inst.started_in is not None or inst.key in noted:
+                continue
+            layer = min(inst.ops, key=OBJECT_LAYERS.index)
+            reason = "no_ability" if not self.cat.has_ability(inst, self.works) else "condition"
+            after = self.waited.get(inst.key, {})
+            rules = ["611.3a"] + (["613.8a", "613.8b"] if after else [])
+            self.notes.append(Note(inst.key, e.id, inst.obj, layer, reason, rules, dict(after)))
 
     # --- 613.10, 613.11 ----------------------------------------------------------------------
     def players_and_rules(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:

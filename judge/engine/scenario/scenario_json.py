@@ -74,7 +74,7 @@ def _card_dict(c: Card) -> dict:
 def to_dict(st: State) -> dict:
     """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips."""
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
-    for k in (*LONG_TEXT_KEYS, "rules", "expected"):
+    for k in (*LONG_TEXT_KEYS, "rules", "sources", "expected"):
         if k in st.extra:
             out[k] = json.loads(json.dumps(st.extra[k]))
     out["variant"] = st.variant
