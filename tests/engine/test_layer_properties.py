@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import scenario
 from judge.engine import Game
 from judge.engine.characteristics import layers
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def checked_cache():
+    """Every read of these tests checks the layers' cache (layers.VERIFY)."""
+    saved, layers.VERIFY = layers.VERIFY, True
+    yield
+    layers.VERIFY = saved
 
 COLORS = ["W", "U", "B", "R", "G"]
 CREATURES = ["c1", "c2", "c3", "c4"]

@@ -13,6 +13,15 @@ from judge.engine.characteristics import continuous, derived, explain, layers
 from judge.engine.scenario import scenario_json
 
 
+
+@pytest.fixture(autouse=True, scope="module")
+def checked_cache():
+    """Every read of these tests checks the layers' cache (layers.VERIFY)."""
+    saved, layers.VERIFY = layers.VERIFY, True
+    yield
+    layers.VERIFY = saved
+
+
 def static(eid, source, affects, does, **kw):
     return {"id": eid, "source": source, "kind": "static", "affects": affects, "does": does, **kw}
 
