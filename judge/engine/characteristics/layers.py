@@ -238,7 +238,9 @@ class _Run:
         self.steps.setdefault(w.oid, []).append(step)
         return step
 
-    def apply(self, inst: Inst, layer: str, why: str, why_rules: list[str], after, loop) -> None:
+    def apply(self, inst: Inst, layer: str, why: str, why_rules: list[str], after,
+              loop, rounds: dep.Pool | None = None) -> set[str]:
+        """Apply one effect in a layer, recording a step per object; the objects it changed."""
         works = self.works
         if not dep.exists(self.cat, inst, works):
             reason = "no_ability" if not self.cat.has_ability(inst, works) else "condition"
@@ -247,10 +249,11 @@ class _Run:
                 rules = ["611.2b"]
             self.notes.append(Note(inst.key, inst.effect.id if inst.effect else None, inst.obj,
                                    layer, reason, rules, dict(after)))
-            return
+            return set()
         continues = None
         if inst.started_in is None:
-            inst.locked = dep.targets_of(self.cat, inst, works)
+            inst.locked = (rounds.targets(inst) if rounds is not None
+                           else dep.targets_of(self.cat, inst, works))
             inst.started_in = layer
             if not inst.locked and inst.effect is not None:
                 self.notes.append(Note(inst.key, inst.effect.id, inst.obj, layer, "no_objects",
@@ -258,7 +261,8 @@ class _Run:
         elif inst.started_in != layer:
             continues = inst.started_in
         first = None
-        for t in dep.targets_of(self.cat, inst, works):
+        targets = dep.targets_of(self.cat, inst, works)
+        for t in targets:
             w = works[t]
             before = {k: w.value(k) for k in SHOWN[layer]}
             rules = self.apply_ops(inst, layer, w, works) + list(inst.rules)
@@ -267,12 +271,14 @@ class _Run:
             first = first or step
         if first is not None:
             self.order.append(first)
+        return set(targets)
 
     # --- a layer -------------------------------------------------------------------------
     def layer(self, layer: str) -> None:
         done: set[str] = set()
         waited: dict[str, dict[str, str]] = {}
-        simulate = lambda i, lay, w, works: self.apply_ops(i, lay, w, works)   # noqa: E731
+        rounds = dep.Pool(self.cat, layer, self.works,
+                          lambda i, lay, w, works: self.apply_ops(i, lay, w, works))
         while True:
             pending = [i for i in self.cat.candidates(layer) if i.key not in done]
             pending = list({i.key: i for i in pending}.values())
@@ -280,7 +286,7 @@ class _Run:
                 return
             cdas = [i for i in pending if i.cda]
             pool = cdas or pending
-            deps = dep.graph(self.cat, pool, layer, self.works, simulate)
+            deps = rounds.graph(pool)
             for k, d in deps.items():
                 waited.setdefault(k, {}).update(d)
                 self.waited.setdefault(k, {}).update(d)
@@ -302,7 +308,8 @@ class _Run:
                 why, why_rules = "timestamp", ["613.7", chosen.ts_rule]
             if layer.startswith("1") or layer.startswith("7"):
                 why_rules = ["613.2" if layer.startswith("1") else "613.4", *why_rules]
-            self.apply(chosen, layer, why, why_rules, after, loop)
+            touched = self.apply(chosen, layer, why, why_rules, after, loop, rounds)
+            rounds.applied(chosen, touched)
             done.add(chosen.key)
 
     def face_down(self) -> None:
