@@ -167,3 +167,32 @@ def test_the_cache_always_gives_what_a_fresh_computation_gives(data, actions):
         cached = layers.board(g.state)
         fresh = layers.compute(g.state)
         assert cached.chars == fresh.chars
+
+
+@st.composite
+def plain_boards(draw) -> dict:
+    """Boards without continuous effects: counters, changeling, basic land types, face down."""
+    bf = []
+    for i in range(draw(st.integers(1, 6))):
+        land = draw(st.booleans())
+        bf.append({"id": f"x{i}", "name": f"Oggetto {i}",
+                   "types": ["land"] if land else ["creature"],
+                   "subtypes": draw(st.sampled_from([[], ["Forest"], ["Island", "Swamp"]])) if land
+                   else draw(st.sampled_from([[], ["Elf"]])),
+                   "power": None if land else draw(st.integers(0, 3)),
+                   "toughness": None if land else draw(st.integers(1, 3)),
+                   "keywords": draw(st.sampled_from([[], ["changeling"], ["flying"]])),
+                   "counters": draw(st.dictionaries(st.sampled_from(["+1/+1", "-1/-1", "flying",
+                                                                     "exalted", "charge"]),
+                                                    st.integers(1, 2), max_size=3)),
+                   "face_down": draw(st.booleans()) and not land, "controller": "p1"})
+    return scenario(bf)
+
+
+@SETTINGS
+@given(plain_boards())
+def test_without_effects_the_quick_path_is_the_full_computation(data):
+    g = Game.from_dict(data)
+    full = layers.compute(g.state)
+    for p in g.state.battlefield:
+        assert layers.chars(g.state, p) == full.chars[p.id]

@@ -25,10 +25,10 @@ from typing import Any
 from judge.engine.characteristics import dependency as dep
 from judge.engine.characteristics import layer_ops, selectors
 from judge.engine.characteristics.effect_schema import OBJECT_LAYERS, PLAYER_OPS
-from judge.engine.characteristics.instances import _PT_COUNTER, Catalog, Inst
+from judge.engine.characteristics.instances import _PT_COUNTER, Catalog, Inst, counter_pt
 from judge.engine.characteristics.keywords import COUNTER_KEYWORDS
-from judge.engine.characteristics.layer_work import (Chars, Work, face_down, plain, start)
-from judge.engine.characteristics.subtypes import mana_value
+from judge.engine.characteristics.layer_work import Chars, Work, face_down, start
+from judge.engine.characteristics.subtypes import BASIC_LAND_MANA, mana_value
 from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, State
 
 VERIFY = os.environ.get("JUDGE_LAYERS_VERIFY") == "1"
@@ -95,6 +95,8 @@ class Board:
     static_of: dict[str, list[Effect]] = field(default_factory=dict)
     version: int = -1
     fingerprint: Any = None
+    shape: tuple = ()
+    quick = False
 
 
     def affected_by(self, effect_id: str) -> list[str]:
@@ -105,19 +107,48 @@ class Board:
 
 # --- the cache ----------------------------------------------------------------------------------
 
+class Quick:
+    """The layers of a state without continuous effects: each object's own values with its
+    counters, worked out when read (``own``).  What else a board has (the explanation of
+    counters, copiable values) comes from a full computation, done once if asked."""
+
+    players: dict = {}
+    rules: dict = {}
+    quick = True
+
+    def __init__(self, st: State):
+        self.st = st
+        self._chars: dict[int, Chars] = {}
+        self._full: Board | None = None
+        self.version = -1
+        self.fingerprint: Any = None
+        self.shape: tuple = ()
+
+    def chars_of(self, obj: Card) -> Chars:
+        c = self._chars.get(id(obj))
+        if c is None:
+            c = self._chars[id(obj)] = own(obj, getattr(obj, "controller", None) or None)
+        return c
+
+    def __getattr__(self, name: str):
+        if self._full is None:
+            self._full = compute(self.st)
+        return getattr(self._full, name)
+
+
 def board(st: State) -> Board:
     version = getattr(st, "_version", 0)
     cached: Board | None = getattr(st, "_layers", None)
     shape = (len(st.battlefield), len(st.effects), len(st.stack))
-    if cached is not None and cached.version == version and cached.fingerprint[0] == shape:
+    if cached is not None and cached.version == version and cached.shape == shape:
         if VERIFY and cached.fingerprint != (now := fingerprint(st)):
             diff = [(a, b) for a, b in zip(cached.fingerprint, now) if a != b]
             raise AssertionError("caratteristiche in cache non aggiornate: una modifica dello "
                                  f"stato non ha chiamato st.touch(): {str(diff)[:600]}")
         return cached
-    b = compute(st)
-    b.version = version
-    b.fingerprint = fingerprint(st) if VERIFY else (shape,)
+    b = compute(st) if st.effects else Quick(st)
+    b.version, b.shape = version, shape
+    b.fingerprint = fingerprint(st) if VERIFY else None
     st._layers = b
     return b
 
@@ -142,12 +173,62 @@ def fingerprint(st: State) -> tuple:
 
 
 def chars(st: State, obj: Card) -> Chars:
-    """``obj``'s characteristics now (any zone)."""
-    b = board(st)
+    """``obj``'s characteristics now (any zone).  Read thousands of times a turn: the cached
+    board's checks are inlined."""
+    d = st.__dict__
+    b = d.get("_layers")
+    if b is None or VERIFY or b.version != d.get("_version", 0):
+        b = board(st)
+    if b.quick:
+        c = b._chars.get(id(obj))
+        return c if c is not None else b.chars_of(obj)
     c = b.chars.get(obj.id)
     if c is not None and b.objects.get(obj.id) is obj:
         return c
-    return plain(obj, b.static_of, getattr(obj, "controller", None) or None)
+    return own(obj, getattr(obj, "controller", None) or None, b.static_of)
+
+
+BASIC = frozenset(BASIC_LAND_MANA)
+
+
+def _layer_counters(counters: dict[str, int]) -> bool:
+    """Counters the layers read: +X/+Y (7c) and keyword counters (layer 6)."""
+    return any(k in COUNTER_KEYWORDS or k[:1] in "+-" or k.startswith("hexproof from")
+               for k in counters)
+
+
+def own(c: Card, controller: str | None,
+        static_of: dict[str, list[Effect]] | None = None) -> Chars:
+    """An object's characteristics when no continuous effect reaches it (613.1): its own
+    values, face down (708.2a), changeling (702.73a), the intrinsic mana abilities of its basic
+    land types (305.6), its keyword counters (122.1b) and +X/+Y counters (122.1a) — what a full
+    computation gives it without effects."""
+    perm = isinstance(c, Permanent)
+    if not (perm and (c.face_down or _layer_counters(c.counters))) \
+            and not ("land" in c.types and not BASIC.isdisjoint(c.subtypes)) \
+            and "changeling" not in c.keywords and not (static_of and c.id in static_of):
+        # nothing to work out: its own values (208.3: no power or toughness on a noncreature
+        # permanent)
+        pt = not perm or "creature" in c.types
+        return Chars(c.name, c.mana_cost, tuple(c.types), tuple(c.subtypes), tuple(c.supertypes),
+                     tuple(c.colors), tuple(c.keywords), c.power if pt else None,
+                     c.toughness if pt else None, c.loyalty, controller)
+    w = start(c, "battlefield" if perm else "", static_of or {}, controller, 0)
+    if w.face_down:
+        face_down(w)
+    if "changeling" in w.abilities:
+        w.every_creature_type = True
+    layer_ops.intrinsic(w)
+    if perm and c.counters:
+        kinds = sorted((k for k, n in c.counters.items() if n > 0 and
+                        (k in COUNTER_KEYWORDS or k.startswith("hexproof from"))),
+                       key=lambda k: c.counter_timestamps.get(k, c.timestamp))
+        for k in kinds:
+            w.abilities.extend([k] * c.counters[k])
+        dp, dt = counter_pt(c.counters)
+        if dp or dt:
+            w.power, w.toughness = (w.power or 0) + dp, (w.toughness or 0) + dt
+    return w.chars()
 
 
 # --- the computation ----------------------------------------------------------------------------
