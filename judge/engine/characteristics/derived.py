@@ -8,7 +8,6 @@ counters on the permanent (306.5b, 310.4b).
 from __future__ import annotations
 
 from judge.engine.characteristics import keywords, layers
-from judge.engine.characteristics.layer_work import Chars
 from judge.engine.state import Card, Permanent, State
 
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.characteristics import dependency as dep
-from judge.engine.characteristics import layer_ops, selectors
-from judge.engine.characteristics.effect_schema import OBJECT_LAYERS, PLAYER_OPS
+from judge.engine.characteristics import layer_ops, player_effects
+from judge.engine.characteristics.effect_schema import OBJECT_LAYERS
 from judge.engine.characteristics.instances import _PT_COUNTER, Catalog, Inst, counter_pt
 from judge.engine.characteristics.keywords import COUNTER_KEYWORDS
 from judge.engine.characteristics.layer_work import Chars, Work, face_down, start
@@ -419,7 +419,7 @@ class _Run:
             if layer == "4":
                 self.intrinsic()
         self.never_applied()
-        players, rules = self.players_and_rules()
+        players, rules = player_effects.apply(self.st, self.works, self.cat)
         return Board({oid: w.chars() for oid, w in self.works.items()}, self.objects,
                      self.steps, self.notes,
                      {oid: w.copiable for oid, w in self.works.items() if w.copiable},
@@ -441,50 +441,6 @@ class _Run:
             self.notes.append(Note(inst.key, e.id, inst.obj, layer, reason, rules, dict(after)))
 
     # --- 613.10, 613.11 ----------------------------------------------------------------------
-    def players_and_rules(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
-        st = self.st
-        players = {p.id: {"cant_gain_life": p.cant_gain_life, "cant_lose_life": p.cant_lose_life,
-                          "max_hand_size": p.max_hand_size, "effects": []} for p in st.players}
-        rules: dict[str, list[str]] = {}
-        applied: list[tuple[tuple, Effect, str | None]] = []
-        for e in st.effects:
-            if not e.does or e.does[0]["op"] not in PLAYER_OPS:
-                continue
-            if e.kind == "static":
-                holders = [oid for oid, w in self.works.items() if f"@{e.id}" in w.abilities
-                           and w.zone in ("battlefield", "command")]
-            else:
-                holders = [e.source] if self.cat.active(e) else []
-            for oid in holders:
-                w = self.works.get(oid) if oid else None
-                you = e.controller or (w.controller if w is not None else None)
-                if not selectors.holds(e.condition, oid, you, self.works, st):
-                    continue
-                ts = w.timestamp if (e.kind == "static" and w is not None) else (e.timestamp or 0)
-                applied.append(((ts, self.cat.index[e.id]), e, you))
-        for _, e, you in sorted(applied, key=lambda x: x[0]):       # 613.10, 613.11: timestamps
-            whom = e.affects.get("players") if isinstance(e.affects, dict) else None
-            ids = ([p.id for p in st.players] if whom == "each" else [you] if whom == "you"
-                   else [p.id for p in st.players if p.id != you] if whom == "opponents"
-                   else list(whom or []))
-            for op in e.does:
-                if op["op"] == "no_legend_rule":
-                    rules.setdefault("no_legend_rule", []).append(e.id)
-                    continue
-                targets = ids if isinstance(e.affects, dict) else [p.id for p in st.players]
-                for pid in targets:
-                    if pid not in players:
-                        continue
-                    view = players[pid]
-                    if op["op"] in ("cant_gain_life", "cant_lose_life"):
-                        view[op["op"]] = True
-                    elif "delta" in op:
-                        if view["max_hand_size"] is not None:
-                            view["max_hand_size"] += op["delta"]
-                    else:
-                        view["max_hand_size"] = op["value"]
-                    view["effects"].append(e.id)
-        return players, rules
 
 
 def compute(st: State) -> Board:
