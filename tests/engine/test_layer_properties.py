@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import scenario
-from judge.engine import Game
+from judge.engine import Game, ScenarioError
 from judge.engine.characteristics import layers
 
 
@@ -196,3 +196,29 @@ def test_without_effects_the_quick_path_is_the_full_computation(data):
     full = layers.compute(g.state)
     for p in g.state.battlefield:
         assert layers.chars(g.state, p) == full.chars[p.id]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=6)
+                    | st.sampled_from(["self", "attached", "game", "creature", "modify_pt", "copy",
+                                       "control", "you", "static", "resolved", "x1"]),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(["id", "op", "kind", "affects", "does", "filter",
+                                                       "objects", "types", "power", "player",
+                                                       "source", "of", "values", "except",
+                                                       "condition", "count", "zones"]),
+                                      inner, max_size=4), max_leaves=12)
+
+
+@SETTINGS
+@given(JSON)
+def test_any_effect_record_is_read_or_refused_in_italian(raw):
+    """A file may hold anything as an effect: it is read or refused with field paths, never
+    an exception of another kind."""
+    data = scenario([{"id": "x1", "name": "X", "types": ["creature"], "power": 1, "toughness": 1,
+                      "controller": "p1"}], effects=[raw])
+    try:
+        g = Game.from_dict(data)
+    except ScenarioError as e:
+        assert all(p.startswith("effects") or p == "" for p, _ in e.errors), e.errors
+        return
+    layers.compute(g.state)

@@ -103,7 +103,8 @@ def _matches(w: "Work", f: dict, source: str | None, you: str | None, st: State)
     if any(w.has_subtype(s) for s in f.get("not_subtypes", ())):
         return False
     sup = w.supertypes
-    if any(s not in sup for s in f.get("supertypes", ())) or any(s in sup for s in f.get("not_supertypes", ())):
+    if any(s not in sup for s in f.get("supertypes", ())) \
+            or any(s in sup for s in f.get("not_supertypes", ())):
         return False
     colors = f.get("colors")
     if colors and not set(colors) & set(w.colors):
@@ -167,7 +168,8 @@ def holds(cond: dict | None, source: str | None, you: str | None, works: dict[st
         if w is None or w.zone != "battlefield" or w.controller != you:
             return False
     if "graveyard_at_least" in cond:
-        if you is None or not st.has_player(you) or len(st.player(you).graveyard) < cond["graveyard_at_least"]:
+        if you is None or not st.has_player(you) \
+                or len(st.player(you).graveyard) < cond["graveyard_at_least"]:
             return False
     return True
 

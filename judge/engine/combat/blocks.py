@@ -42,8 +42,8 @@ def _attackers(st: State, pid: str) -> list[Permanent]:
 
 
 def _blockers(st: State, pid: str) -> list[Permanent]:
-    return [p for p in st.battlefield if derived.controller(st, p) == pid and derived.is_type(st, p, "creature")
-            and not p.phased_out and block_problem(st, p) is None]
+    return [p for p in st.battlefield if derived.controller(st, p) == pid
+            and derived.is_creature(st, p) and not p.phased_out and block_problem(st, p) is None]
 
 
 def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:

@@ -42,7 +42,8 @@ def _target_alive(st: State, target: str | None) -> bool:
     if st.has_player(target):
         return not st.player(target).lost
     p = st.perm(target)
-    return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(derived.types(st, p)))
+    return (p is not None and not p.phased_out
+            and bool({"planeswalker", "battle"} & set(derived.types(st, p))))
 
 
 def _no_damage(st: State, p: Permanent, target: str | None, rule: str, why: str) -> dict:

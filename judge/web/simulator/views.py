@@ -298,8 +298,8 @@ def _layer_lines(st, exp: dict, n) -> list[str]:
             if key in chars:
                 parts.append(f"{explain.CHAR_IT[key]} {explain.value_it(st, key, chars[key], effects)}")
         if "static_abilities" in chars:
-            parts.append("abilità statiche " + (", ".join(labels.get(x, x) for x in chars["static_abilities"])
-                                                or "nessuna"))
+            statics = ", ".join(labels.get(x, x) for x in chars["static_abilities"])
+            parts.append("abilità statiche " + (statics or "nessuna"))
         lines.append(f"{n(oid)}: " + "; ".join(str(p) for p in parts))
     for oid, rows in (exp.get("explanation") or {}).items():
         steps = ", ".join(f"livello {r.get('layer')} {labels.get(str(r.get('key')), r.get('key'))}"
