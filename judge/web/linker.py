@@ -45,41 +45,54 @@ class LinkReport:
     notices: list[str] = field(default_factory=list)  # what moved, changed, no longer exists or meant another rule
 
 
-def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edition | None = None) -> LinkReport:
+def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edition | None = None,
+                memo: dict | None = None, notices: bool = True, stop=None) -> LinkReport:
     """The citations of ``text``, each read in ``edition`` (default: the edition in force) and
-    resolved to the rule in force."""
+    resolved to the rule in force. ``memo``: a dict shared by the calls of one request (same
+    corpus, edition and host), so that a number cited again costs a look-up, not its resolution,
+    its notice and its address again; ``notices=False`` skips the notices (the embed shows none);
+    ``stop``: find_citations's budget."""
     if edition is corpus.in_force:
         edition = None
+    memo = {} if memo is None else memo
     report = LinkReport(text, edition)
     seen: dict[str, None] = {}
     unknown: dict[str, None] = {}
-    notices: dict[str, None] = {}
-    for c in find_citations(text, known=known(corpus)):
+    found_notices: dict[str, None] = {}
+    for c in find_citations(text, known=memo.setdefault(None, known(corpus)), stop=stop):
         numbers = []
         for n in c.numbers:
-            found = resolve(n, corpus, edition)
-            url = render.rule_url(found.now, external=external) if found.now else None
-            numbers.append({**found.to_dict(), "url": url})
-            if found.now:
-                seen.setdefault(found.now, None)
+            entry, notice = memo.get(n) or memo.setdefault(n, _number(n, corpus, edition, external, notices))
+            numbers.append(entry)
+            if entry["now"]:
+                seen.setdefault(entry["now"], None)
             else:
                 unknown.setdefault(n, None)
-            notice = found.notice if edition is not None else homonym_notice(n, corpus) if found.now else None
             if notice:
-                notices.setdefault(notice, None)
-        target = next((x["now"] for x in numbers if x["now"]), None)
+                found_notices.setdefault(notice, None)
+        target = next((x for x in numbers if x["now"]), None)
         report.spans.append({
             "start": c.start,
             "end": c.end,
             "text": c.text,
             "keyword": c.keyword,
             "numbers": numbers,
-            "url": render.rule_url(target, external=external) if target else None,
+            "url": target["url"] if target else None,
         })
     report.rules = [corpus.rules[n] for n in seen]
     report.unknown = list(unknown)
-    report.notices = list(notices)
+    report.notices = list(found_notices)
     return report
+
+
+def _number(n: str, corpus: Corpus, edition: Edition | None, external: bool, notices: bool) -> tuple[dict, str | None]:
+    """A cited number resolved (with its address) and its notice, if any."""
+    found = resolve(n, corpus, edition)
+    url = render.rule_url(found.now, external=external) if found.now else None
+    notice = None
+    if notices:
+        notice = found.notice if edition is not None else homonym_notice(n, corpus) if found.now else None
+    return {**found.to_dict(), "url": url}, notice
 
 
 def as_markdown(report: LinkReport) -> str:
