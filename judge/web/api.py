@@ -15,7 +15,7 @@ from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import card_links, render
 from judge.web.analytic_index import selected
-from judge.web.cache import cached
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 from judge.web.json_body import read_json
 from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, link_report, too_long_message
@@ -260,6 +260,7 @@ def edizioni():
 
 
 @bp.get("/openapi.json")
+@prepared()
 def openapi():
     spec = json.loads(OPENAPI_FILE.read_text(encoding="utf-8"))
     return Response(json.dumps(spec, ensure_ascii=False, indent=2), mimetype="application/json")

@@ -35,7 +35,7 @@ def _citations_cross_origin(response):
 # A page's text, in one request: a long forum thread fits; the script splits larger pages.
 MAX_TEXTS = 400
 MAX_TOTAL_CHARS = 60_000
-MAX_DEPTH = 2                   # {"testi": ["…"]}
+MAX_DEPTH = 16                  # {"testi": ["…"]} needs 2: room for fields it ignores, not for a bomb
 # What one request may cost (the endpoint is public): the citations linked, and this thread's CPU
 # time for finding them. Past either, the texts not yet read get no links and the answer says
 # "completo": false; a page of text has a few dozen citations.

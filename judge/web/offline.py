@@ -32,6 +32,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from judge import build_cache
 from judge.corpus import Corpus, italian_date, load_corpus
 from judge.web import compress, render
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 
 try:
@@ -284,6 +285,7 @@ def stato():
 
 
 @bp.get("/sw.js")
+@prepared(cache_control="no-cache", headers={"Service-Worker-Allowed": "/"})
 def service_worker():
     corpus = load_corpus()
     config = {
@@ -294,14 +296,13 @@ def service_worker():
         "cerca": url_for("offline.cerca"),
         "dati": data_url("regole", corpus),
     }
-    resp = Response(render_template("sw.js", config=config), mimetype="text/javascript")
-    # Checked by the browser on every visit: a new edition changes these bytes.
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["Service-Worker-Allowed"] = "/"
-    return resp
+    # Checked by the browser on every visit (no-cache: a 304 while the ETag holds); a new edition
+    # changes these bytes.
+    return Response(render_template("sw.js", config=config), mimetype="text/javascript")
 
 
 @bp.get("/manifest.webmanifest")
+@prepared(cache_control="public, max-age=3600")
 def manifest():
     resp = jsonify({
         "name": "judge — Regolamento di Magic in italiano",
@@ -327,12 +328,14 @@ def manifest():
 # -- the pages that render offline ------------------------------------------------------------------------
 
 @bp.get("/offline/regola")
+@cached
 def regola():
     corpus = load_corpus()
     return render_template("offline_regola.html", corpus=corpus, dati=data_url("regole", corpus))
 
 
 @bp.get("/offline/cerca")
+@cached
 def cerca():
     corpus = load_corpus()
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
