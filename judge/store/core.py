@@ -27,7 +27,7 @@ import threading
 import time
 import zlib
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from judge.store import pruning
 from judge.store.documents import (CorruptDocument, HistoryRow, StoreFull, StoreReadOnly,
@@ -87,6 +87,8 @@ class Store:
         self._stats: dict | None = None
         self._stats_at = 0.0
         self._prune_lock = threading.Lock()
+        # Told the bytes each committed write added (the web layer's per-client byte budget).
+        self.on_growth: Callable[[int], None] | None = None
 
     # --- what a backend provides --------------------------------------------------------------
     @contextmanager
@@ -233,6 +235,8 @@ class Store:
                                (delta.documents, delta.games, delta.history, delta.bytes,
                                 random.randrange(self.shards)))
                 self._stats = None
+                if delta and delta.bytes > 0 and self.on_growth is not None:
+                    self.on_growth(delta.bytes)
                 return
             except _OverQuota:
                 if attempt:
