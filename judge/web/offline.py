@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
@@ -94,7 +95,7 @@ def _build(kind: str, corpus: Corpus) -> dict:
 
 
 KINDS = ("regole", "ricerca")
-_started: set[str] = set()
+_started: dict[str, float] = {}  # instance and version -> when this process started building them
 
 
 def offline_folder(instance: str | os.PathLike) -> Path:
@@ -185,23 +186,30 @@ def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
     and every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
     if _complete(offline_folder(instance), corpus):
         return
+    key = f"{instance}:{version(corpus)}"
+    with _lock:
+        first = key not in _started
+        _started.setdefault(key, time.monotonic())
     if _in_cache(corpus):
         try:
             build_all(instance, corpus)
         except OSError:  # an instance folder that cannot be written: no copy, as when a build fails
             pass
         return
-    key = f"{instance}:{version(corpus)}"
-    with _lock:
-        if key in _started:
-            return
-        _started.add(key)
+    if not first:
+        return
     from judge.corpus import loading  # the folders load_corpus() reads now: the child reads the same
 
     subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
                       str(loading.RULES_IT_DIR), str(loading.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
+
+
+def build_started(instance: str | os.PathLike, corpus: Corpus) -> float | None:
+    """When this process started building this version's files (time.monotonic), if it did:
+    /salute tells a build that never finished from one that was never asked for."""
+    return _started.get(f"{instance}:{version(corpus)}")
 
 
 def _write(path: Path, data: bytes) -> None:
