@@ -153,9 +153,15 @@ def adotta(root: Path, edizione_id: str, prova: bool) -> None:
 @edizione.command("controlla")
 @click.option("--pagina", envvar="JUDGE_RULES_PAGE", default=None,
               help="Indirizzo della pagina ufficiale delle regole (predefinito: JUDGE_RULES_PAGE o quella di Wizards).")
-@click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa per ogni richiesta.")
+@click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa al più per la rete, ogni volta.")
+@click.option("--scadenza", default=120.0, show_default=True,
+              help="Secondi per tutto il controllo (pagina e file): oltre, si ferma con un errore.")
+@click.option("--host", "hosts", multiple=True, envvar="JUDGE_RULES_HOSTS",
+              help="Host da cui può venire il file, oltre a quello della pagina (ripetibile; env "
+                   "JUDGE_RULES_HOSTS, separati da spazi). Solo indirizzi http(s) di questi host si "
+                   "seguono, collegamenti e rinvii compresi.")
 @click.pass_obj
-def controlla(root: Path, pagina: str | None, timeout: float) -> None:
+def controlla(root: Path, pagina: str | None, timeout: float, scadenza: float, hosts: tuple[str, ...]) -> None:
     """Per un job quotidiano: cerca sulla pagina ufficiale il file TXT del Regolamento; se è
     un'edizione che il progetto non ha (o il file ufficiale di una copia non verificata), lo
     scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione. Non cambia l'edizione
@@ -166,7 +172,7 @@ def controlla(root: Path, pagina: str | None, timeout: float) -> None:
 
     page = pagina or DEFAULT_PAGE
     try:
-        report = check_for_edition(root / "rules_en", page, timeout)
+        report = check_for_edition(root / "rules_en", page, timeout, deadline=scadenza, hosts=hosts)
     except WatchError as exc:
         _fail(f"Controllo non riuscito: {exc}.")
     click.echo(f"{page}: {report.url} (edizione {report.edition}, {report.size} byte, sha256 {report.sha256}).")

@@ -19,6 +19,7 @@ database is down (``wait=False``): the schema is checked on the first request th
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -33,11 +34,17 @@ MIGRATION_LOCK = 0x6A756467          # "judg": pg_advisory_xact_lock key for mig
 RETRIES = 5
 POOL_SECONDS = 1.0                   # the longest a request waits for a connection
 CONNECT_SECONDS = 2                  # libpq's shortest connect_timeout
-QUIET_SECONDS = 1.0                  # after a failure, refuse at once this long, then try once
+QUIET_SECONDS = 0.5                  # after a failure, refuse at once this long, then try once
+TRIAL_STEP = 0.1                     # the try asks the pool again this often (each ask connects)
 START_SECONDS = 10.0                 # `judge archivio` waits this long for the database
 UNREACHABLE = ("Il database degli scenari non risponde: gli scenari e le partite salvati non si "
                "possono aprire né salvare per ora (le regole e la ricerca funzionano). Riprova tra "
                "poco.")
+log = logging.getLogger("judge.archivio")
+# The pool logs every failed connection attempt: during an outage, ten lines a second. The breaker
+# says once when the database stops answering and once when it is back.
+logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+
 CONNECTION = {
     "autocommit": True,
     "connect_timeout": CONNECT_SECONDS,
@@ -70,10 +77,14 @@ class _Breaker:
     def answered(self, trial: bool) -> None:
         if trial or self.until is not None:
             with self.lock:
+                if self.until is not None:
+                    log.warning("il database degli scenari risponde di nuovo")
                 self.until, self.trying = None, False
 
     def failed(self, detail: str) -> None:
         with self.lock:
+            if self.until is None:
+                log.warning("il database degli scenari non risponde: %s", detail)
             self.until, self.trying, self.detail = self.clock() + QUIET_SECONDS, False, detail
 
 
@@ -185,8 +196,12 @@ class PostgresStore(Store):
         breaker and is StoreUnavailable; anything else passes through untouched."""
         trial = self._breaker.admit()
         try:
-            with self.pool.connection() as conn:
-                yield conn
+            conn = self._getconn(trial)
+            try:
+                with conn:                  # commit or roll back; the pool's: not closed
+                    yield conn
+            finally:
+                self.pool.putconn(conn)
         except self._errors.TransactionRollback:       # a conflict: _write tries again
             self._breaker.answered(trial)
             raise
@@ -198,6 +213,20 @@ class PostgresStore(Store):
             raise
         else:
             self._breaker.answered(trial)
+
+    def _getconn(self, trial: bool):
+        if not trial:
+            return self.pool.getconn()
+        # The try after a failure asks again every TRIAL_STEP: each ask makes the pool connect
+        # (one attempt, reconnect_timeout=0), so a database back up is found within TRIAL_STEP,
+        # not after a whole wait behind an attempt made while it was still down.
+        deadline = time.monotonic() + POOL_SECONDS
+        while True:
+            try:
+                return self.pool.getconn(timeout=max(0.01, min(TRIAL_STEP, deadline - time.monotonic())))
+            except self._pool_errors:
+                if time.monotonic() >= deadline:
+                    raise
 
     # --- backend hooks -----------------------------------------------------------------------
     @contextmanager

@@ -4,8 +4,9 @@ Three budgets per client address (the proxy's client with ``--trusted-proxy``, s
 
 * ``scritture``: every request that saves a document (new scenario, import, builder, each
   action of a game, the JSON API's saves and actions);
-* ``ricerche``: the expensive reads, search (``/cerca``, ``/api/cerca``) and the citation
-  linker (``/collega``, ``/api/collega``, ``/api/citazioni``);
+* ``ricerche``: the expensive reads, search (``/cerca``, ``/api/cerca``), the citation
+  linker (``/collega``, ``/api/collega``, ``/api/citazioni``) and the card look-up (``/carte``,
+  ``/api/carte``);
 * ``byte``: the bytes a client's requests add to the scenario store (a document may be
   512 KB: sixty saves a minute of big documents were 1.3 GB an hour). Counted after each
   request (judge/store/core.py tells what each write added); a client past it may not save
@@ -52,6 +53,8 @@ LIMITED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "linker.collega_link": ("scritture", None),             # a shared text is a saved document
     "api.collega": ("ricerche", None),
     "embed.citazioni": ("ricerche", None),                 # the embed script links other sites' pages
+    "cards.carte": ("ricerche", None),                     # the card look-up: a search among names
+    "cards.api_carte": ("ricerche", None),
 }
 
 # What each budget counts: (one, many).
