@@ -189,6 +189,7 @@ def collega():
         "markdown": as_markdown(report),  # the text with its citations as links, ready to paste
         "html": as_html(report),
         "limit": MAX_LINKER_CHARS,
+        "complete": report.complete,  # False: past MAX_LISTED_CITATIONS, a notice says so
     })
 
 

@@ -105,7 +105,7 @@ def citazioni():
         if budget.exhausted:
             out.append([])
             continue
-        report = link_report(text, corpus, external=True, memo=memo, notices=False, stop=budget.stop)
+        report = link_report(text, corpus, external=True, memo=memo, notices=False, stop=budget.stop, limit=None)
         budget.kept += len(report.spans)
         targets = ((s, next((x["now"] for x in s["numbers"] if x["now"]), None)) for s in report.spans)
         kept = [(s, target) for s, target in targets if target is not None]  # no rule in force: left as text

@@ -60,3 +60,26 @@ def test_a_postgresql_stop_under_writes_stays_in_the_store():
     # after the restart: saves work again and none is refused, and nothing acknowledged was lost
     assert report["salvataggi_dopo"]["201"] > 0 and report["salvataggi_dopo"]["503"] == 0, report
     assert report["salvataggi_persi"] == 0
+
+
+def test_a_server_started_while_the_database_is_down_serves_the_rules():
+    """It used to refuse to start: a restart during an outage took the whole site down."""
+    import json
+    import time
+
+    from bench._postgres import free_port
+    from judge.engine.templates import new_scenario
+
+    url = f"postgresql://judge@127.0.0.1:{free_port()}/judge"         # nothing listens there
+    with running_server(threads=4, env={"JUDGE_DATABASE_URL": url}) as server:
+        client = attack_bench.Client(server.port)
+        assert client.get("/regole/704.5a")[0] == 200
+        assert client.get("/api/cerca?q=pila")[0] == 200
+        status, body, took, headers = client.post_json("/api/scenari", new_scenario("two-player"))
+        assert status == 503 and took < 2.5 and "non risponde" in json.loads(body)["error"]["message"]
+        assert headers.get("retry-after")
+        started = time.monotonic()
+        status, body, _, _ = client.get("/salute")
+        health = json.loads(body)
+        assert status == 200 and health["stato"] == "degradato" and time.monotonic() - started < 1.5
+        assert health["archivio"]["raggiungibile"] is False

@@ -89,3 +89,23 @@ def test_utf16_positions_count_as_javascript_does(text, data):
     js = utf16_positions(text, positions)
     for p, q in zip(positions, js):
         assert q == len(text[:p].encode("utf-16-le")) // 2
+
+
+def test_a_text_citing_thousands_of_rules_lists_the_first_ones_and_says_so(client, corpus):
+    from judge.web.linker import MAX_LISTED_CITATIONS
+
+    text = " ".join(corpus.numbers)[:20_000]
+    data = client.post("/api/collega", json={"text": text}).get_json()
+    assert data["complete"] is False and len(data["spans"]) == MAX_LISTED_CITATIONS
+    assert 0 < len(data["rules"]) <= MAX_LISTED_CITATIONS
+    assert any(f"più di {MAX_LISTED_CITATIONS} citazioni" in n for n in data["notices"])
+    page = client.post("/collega", data={"testo": text, "csrf_token": _csrf(client)}).get_data(as_text=True)
+    assert f"più di {MAX_LISTED_CITATIONS} citazioni" in page
+    small = client.post("/api/collega", json={"text": "Vedi 704.5a."}).get_json()
+    assert small["complete"] is True and not any("citazioni" in n for n in small["notices"])
+
+
+def _csrf(client) -> str:
+    import re
+
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get("/collega").get_data(as_text=True))[1]
