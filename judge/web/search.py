@@ -9,6 +9,7 @@ from judge.search.engines import IndexRebuilding, index_ready, keep_in_memory, r
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 from judge.web.cards import carte_nominate, suggestion_payload
+from judge.web.tornei import reference_url
 
 bp = Blueprint("search", __name__)
 
@@ -79,6 +80,9 @@ def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
 @cached
 def cerca():
     q = request.args.get("q", "")
+    # «MTR 2.5», «ipg 3.2», «JAR»: straight to the tournament document's section.
+    if (target := reference_url(q)) and request.args.get("diretto", "1") != "0":
+        return redirect(target, code=302)
     params = _params()
     page = _int_arg("pagina", 1, 1, 1000)
     result = _run(q, page, PER_PAGE, params) if q.strip() else SearchResult(query="")

@@ -1,0 +1,242 @@
+"""The tournament documents' pages and JSON: ``/mtr``, ``/ipg``, ``/jar`` (contents), ``/mtr/2.5``,
+``/ipg/2.1``, ``/jar/2.1`` (a section: the official English and the project's Italian side by side,
+with the rule pages' labels; on an IPG infraction, its penalty first), ``/api/mtr/2.5`` (the same
+as JSON), ``/tornei`` (the three documents). Forgiving addresses (``/mtr/2-5``, ``/IPG/3.2``,
+``/mtr/appendice-b``) redirect to the canonical one; an unknown section is an Italian 404 with the
+document's contents.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+
+from judge.corpus import load_corpus
+from judge.corpus.citations import find_citations
+from judge.corpus.pinned import known
+
+from judge.corpus.model import Text, italian_date
+from judge.tornei.citations import find_document_citations, merge_spans
+from judge.tornei.loading import load_documents
+from judge.tornei.model import DOCUMENTS, DocEdition, Section
+from judge.tornei.numbers import normalise_section, parse_reference
+from judge.tornei.terminology import load_tournament_terminology
+from judge.tornei.view import SectionView, load_translations, section_view
+from judge.web.errors import error_response
+from judge.web.render import cited_target, rule_url
+
+bp = Blueprint("tornei", __name__)
+
+_DOC = "any(mtr,ipg,jar,MTR,IPG,JAR,Mtr,Ipg,Jar)"
+
+
+def section_url(doc: str, number: str | None = None, external: bool = False) -> str:
+    if number is None:
+        return url_for("tornei.contents", documento=doc, _external=external)
+    return url_for("tornei.section", documento=doc, sezione=number, _external=external)
+
+
+def english_text(edition: DocEdition, text: str) -> Text:
+    d = edition.document
+    version = f"{d.title}, edizione del {italian_date(edition.date)}"
+    return Text("en", text, [], version, edition.date, edition.path.name, layer="ufficiale")
+
+
+def italian_text(it) -> Text | None:
+    """The project's Italian of a paragraph as a rule page's text: labelled with the English edition it translates."""
+    if it is None:
+        return None
+    date = dt.date(int(it.edition[:4]), int(it.edition[4:6]), int(it.edition[6:]))
+    version = f"Traduzione non ufficiale del progetto judge dall'edizione inglese del {italian_date(date)}"
+    return Text("it", it.text, [], version, date, "", layer="traduzione", edition=it.edition, current=it.current)
+
+
+@bp.app_context_processor
+def _helpers() -> dict:
+    return {"tornei_en": english_text, "tornei_it": italian_text, "tornei_url": section_url}
+
+
+def _gloss(name: str | None) -> str | None:
+    return load_tournament_terminology().gloss(name) if name else None
+
+
+def _neighbours(edition: DocEdition, section: Section) -> tuple[Section | None, Section | None]:
+    i = edition.sections.index(section)
+    return (edition.sections[i - 1] if i else None, edition.sections[i + 1] if i + 1 < len(edition.sections) else None)
+
+
+def _not_found(doc: str, asked: str):
+    edition = load_documents().in_force(doc)
+    d = DOCUMENTS[doc]
+    sections = ", ".join(s.number for s in edition.sections if s.kind != "premessa") if edition else ""
+    return error_response(404, f"La sezione «{asked[:30]}» non esiste in {d.short} (in vigore): sezioni {sections}.",
+                          documento=doc)
+
+
+def payload(view: SectionView, external: bool = True) -> dict:
+    s, e = view.section, view.edition
+    return {
+        "documento": e.doc,
+        "citazione": view.citation,
+        "sezione": s.number,
+        "titolo": s.title,
+        "titolo_it": view.title_it.text if view.title_it else None,
+        "sanzione": s.penalty,
+        "sanzione_it": view.penalty_gloss,
+        "edizione": e.id,
+        "in_vigore_dal": e.date.isoformat(),
+        "numerazione_del_progetto": not e.document.numbered,
+        "etichetta_inglese": view.en_label,
+        "etichetta_traduzione": view.it_label,
+        "paragrafi": [{
+            "numero": p.number,
+            "tipo": p.paragraph.kind,
+            "segno": p.paragraph.mark or None,
+            "en": p.paragraph.text,
+            "it": p.it.text if p.it else None,
+            "it_aggiornato": p.it.current if p.it else None,
+        } for p in view.paragraphs],
+        "parti": [name for name, _ in s.parts if name] if s.penalty else [],
+        "url": section_url(e.doc, s.number, external=external),
+    }
+
+
+@bp.get("/tornei")
+def documents():
+    docs = load_documents()
+    translations = load_translations()
+    rows = []
+    for code, d in DOCUMENTS.items():
+        e = docs.in_force(code)
+        if e is None:
+            continue
+        done = sum(1 for (doc, _), st in translations.files.items() if doc == code and any(u.italian for u in st.units))
+        rows.append((d, e, done))
+    return render_template("tornei.html", rows=rows, editions=docs.editions)
+
+
+@bp.get(f"/<{_DOC}:documento>")
+def contents(documento: str):
+    doc = documento.lower()
+    if documento != doc:
+        return redirect(url_for("tornei.contents", documento=doc), code=301)
+    docs = load_documents()
+    edition = docs.in_force(doc)
+    if edition is None:
+        return error_response(404, f"Nessuna edizione di {doc.upper()} disponibile.")
+    if doc == "jar":  # short: the whole document on one page
+        views = [section_view(doc, s.number, docs) for s in edition.sections]
+        return render_template("torneo_sezione.html", views=views, view=views[0], whole=True, **_common(edition))
+    translations = load_translations()
+    rows = []
+    for s in edition.sections:
+        st = translations.get(doc, s.number)
+        title_it = st.title.italian if st and st.title and st.title.italian else None
+        rows.append((s, title_it, _gloss(s.penalty)))
+    return render_template("torneo_indice.html", rows=rows, **_common(edition))
+
+
+def _common(edition: DocEdition) -> dict:
+    docs = load_documents()
+    return {"edition": edition, "document": edition.document, "editions": docs.editions.get(edition.doc, []),
+            "section_url": section_url, "en_badge": english_text(edition, "")}
+
+
+@bp.get(f"/<{_DOC}:documento>/<path:sezione>")
+def section(documento: str, sezione: str):
+    doc = documento.lower()
+    canonical = normalise_section(sezione.replace("appendice-", "").replace("appendix-", ""))
+    if canonical is None:
+        return _not_found(doc, sezione)
+    if canonical != sezione or documento != doc:
+        return redirect(url_for("tornei.section", documento=doc, sezione=canonical), code=301)
+    view = section_view(doc, canonical)
+    if view is None:
+        return _not_found(doc, sezione)
+    previous, following = _neighbours(view.edition, view.section)
+    return render_template("torneo_sezione.html", views=[view], view=view, whole=False, previous=previous,
+                           following=following, permalink=section_url(doc, canonical, external=True),
+                           **_common(view.edition))
+
+
+@bp.get("/api/tornei")
+def api_documents():
+    docs = load_documents()
+    return jsonify({"documenti": [{
+        "documento": code, "sigla": d.short, "titolo": d.title, "titolo_it": d.title_it,
+        "numerazione_del_progetto": not d.numbered,
+        "edizioni": [{"edizione": e.id, "in_vigore_dal": e.date.isoformat(), "file": e.path.name, "sha256": e.sha256}
+                     for e in docs.editions.get(code, [])],
+        "url": section_url(code, external=True),
+    } for code, d in DOCUMENTS.items()]})
+
+
+@bp.get(f"/api/<{_DOC}:documento>")
+def api_contents(documento: str):
+    doc = documento.lower()
+    edition = load_documents().in_force(doc)
+    if edition is None:
+        return error_response(404, f"Nessuna edizione di {doc.upper()} disponibile.")
+    return jsonify({
+        "documento": doc, "edizione": edition.id, "in_vigore_dal": edition.date.isoformat(),
+        "sezioni": [{"sezione": s.number, "titolo": s.title, "tipo": s.kind, "sanzione": s.penalty,
+                     "url": section_url(doc, s.number, external=True)} for s in edition.sections],
+    })
+
+
+@bp.get(f"/api/<{_DOC}:documento>/<path:sezione>")
+def api_section(documento: str, sezione: str):
+    doc = documento.lower()
+    canonical = normalise_section(sezione)
+    view = section_view(doc, canonical) if canonical else None
+    if view is None:
+        return _not_found(doc, sezione)
+    return jsonify(payload(view))
+
+
+def reference_url(text: str) -> str | None:
+    """The page of a typed reference («MTR 2.5», «ipg 3.2», «JAR»), or None if it names none."""
+    found = parse_reference(text)
+    if found is None:
+        return None
+    doc, number = found
+    edition = load_documents().in_force(doc)
+    if edition is None or (number is not None and edition.section(number) is None):
+        return None
+    return section_url(doc, number)
+
+
+def section_exists(doc: str, number: str | None) -> bool:
+    edition = load_documents().in_force(doc)
+    return edition is not None and (number is None or edition.section(number) is not None)
+
+
+# The rules' citations that a tournament document makes: "Comprehensive Rules 103.4", "rule 603.2";
+# its "section 4.3" is its own (judge/tornei/citations.py), never the rules' chapter 4.
+_RULE_KEYWORDS = ("rul", "regol", "reg.", "cr", "c.r.")
+
+
+def link_document_text(text: str, doc: str | None = None) -> Markup:
+    """``text`` escaped, with the tournament documents' citations (``doc``'s own sections too)
+    and the rules' citations linked."""
+    corpus = load_corpus()
+    spans = [{"start": c.start, "end": c.end, "url": section_url(c.doc, c.section), "title": c.label}
+             for c in find_document_citations(text, doc, section_exists)]
+    rules = [{"start": c.start, "end": c.end, "url": rule_url(target), "title": f"Regola {target}"}
+             for c in find_citations(text, known=known(corpus))
+             if (c.keyword is None or c.keyword.lower().startswith(_RULE_KEYWORDS))
+             and (target := cited_target(c, corpus))]
+    out, pos = [], 0
+    for s in merge_spans(spans, rules):
+        out += [str(escape(text[pos:s["start"]])),
+                f'<a class="cit" href="{escape(s["url"])}" title="{escape(s["title"])}">{escape(text[s["start"]:s["end"]])}</a>']
+        pos = s["end"]
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out).replace("\n", "<br>\n"))
+
+
+@bp.app_template_filter("citazioni_torneo")
+def _citations_filter(text: str, doc: str | None = None) -> Markup:
+    return link_document_text(text, doc)
