@@ -128,7 +128,7 @@ def verifica(as_json: bool) -> None:
     # The tournament documents (MTR, IPG, JAR) and their translation (judge.tornei.checks).
     from judge.tornei.checks import tournament_findings
 
-    tournament, tournament_summary = tournament_findings()
+    tournament, tournament_summary = tournament_findings(rule_exists=corpus.__contains__)
     findings += tournament
     errors = [f for f in findings if f.level == ERROR]
     if as_json:

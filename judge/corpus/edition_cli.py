@@ -106,9 +106,15 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
         found.append({"start": c.start, "end": c.end, "text": c.text,
                       "numbers": [resolve(n, corpus, edition).to_dict() for n in c.numbers]})
     problems = sum(1 for span in found for n in span["numbers"] if n["now"] is None)
+    # The tournament documents' sections cited («IPG 2.1», «MTR 4.2»: judge/tornei/citations.py).
+    from judge.tornei.citations import find_document_citations
+    from judge.tornei.loading import section_exists
+
+    documents = [{"start": c.start, "end": c.end, "text": c.text, "document": c.doc, "section": c.section,
+                  "citation": c.label} for c in find_document_citations(text, exists=section_exists)]
     if as_json:
-        click.echo(json.dumps({"edition": edition.id, "in_force": corpus.in_force.id, "spans": found},
-                              ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"edition": edition.id, "in_force": corpus.in_force.id, "spans": found,
+                               "documents": documents}, ensure_ascii=False, indent=2))
         sys.exit(1 if problems else 0)
     click.echo(f"Citazioni lette nell'edizione {edition.id}"
                + ("" if edition is corpus.in_force else f", riportate all'edizione in vigore {corpus.in_force.id}") + ":")
@@ -117,7 +123,9 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
             target = f" → {n['now']}" if n["now"] and n["now"] != n["number"] else ""
             notice = f": {n['notice']}" if n["notice"] else ""
             click.echo(f"  {n['number']}{target} ({n['status']}){notice}")
-    if not found:
+    if documents:
+        click.echo("Documenti dei tornei citati: " + ", ".join(d["citation"] for d in documents) + ".")
+    if not found and not documents:
         click.echo("  nessuna citazione trovata.")
     sys.exit(1 if problems else 0)
 

@@ -141,6 +141,21 @@ def check_register(docs: TournamentDocs) -> list[Finding]:
     return out
 
 
+def check_rule_links(docs: TournamentDocs, rule_exists) -> list[Finding]:
+    """Every row of judge/tornei/regole.tsv names a section in force and a rule in force."""
+    from judge.tornei.rule_links import LINKS_FILE, rule_links
+
+    out = []
+    for link in rule_links():
+        if not docs.has(link.doc, link.section):
+            out.append(Finding(ERROR, "torneo-regole", LINKS_FILE.name, 0, None,
+                               f"{link.doc.upper()} {link.section} non esiste nell'edizione in vigore"))
+        if not rule_exists(link.rule):
+            out.append(Finding(ERROR, "torneo-regole", LINKS_FILE.name, 0, link.rule,
+                               f"la regola {link.rule} non esiste nell'edizione in vigore del Regolamento"))
+    return out
+
+
 def english_findings(docs: TournamentDocs) -> list[Finding]:
     out = check_register(docs)
     for e in docs.all():
@@ -148,7 +163,7 @@ def english_findings(docs: TournamentDocs) -> list[Finding]:
     return out
 
 
-def tournament_findings(folder_en=None, folder_it=None) -> tuple[list[Finding], str]:
+def tournament_findings(folder_en=None, folder_it=None, rule_exists=None) -> tuple[list[Finding], str]:
     """Everything `judge verifica` says of the tournament documents: findings and a summary line."""
     from judge.tornei.loading import TORNEI_IT_DIR, load_documents
     from judge.tornei.terminology import combined_terminology
@@ -158,6 +173,8 @@ def tournament_findings(folder_en=None, folder_it=None) -> tuple[list[Finding], 
 
     docs = load_documents(folder_en)
     findings = english_findings(docs)
+    if rule_exists is not None:
+        findings += check_rule_links(docs, rule_exists)
     files = []
     for path in translation_paths(folder_it or TORNEI_IT_DIR):
         try:

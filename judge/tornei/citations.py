@@ -37,7 +37,7 @@ _SECTION_OF = re.compile(
     rf"(?:of\s+the|of|in\s+the|delle|della|dell['’]\s*|del|nelle|nella|nell['’]\s*|nel)\s*(?:{_ANY_NAME})(?![\w])",
     re.IGNORECASE)
 # A document named alone: «la JAR», «vedi l'IPG» (capitals only: "jar" is also a word).
-_CODE_ALONE = re.compile(r"(?<![\w/.])(?P<doc>MTR|IPG|JAR)(?![\w])")
+_CODE_ALONE = re.compile(r"(?<![\w/.])(?P<doc>MTR|IPG|JAR)(?![\w])(?!\s*,?\s*(?:\d|sez|section|§|app))", re.UNICODE)
 # Inside a document: its own «section 4.3», «sections 2-4», «Appendix F».
 _OWN_SECTION = re.compile(rf"\b(?:sections?|sezion[ei])\s+(?P<sec>{_SECTION}){_END}", re.IGNORECASE)
 _OWN_APPENDIX = re.compile(r"\b(?:Appendix|Appendice)\s+(?P<sec>[A-F])(?![\w])")
@@ -102,6 +102,6 @@ def merge_spans(first: list, second: list, start=lambda s: s["start"], end=lambd
     """Two lists of spans in one, in text order: where they overlap, ``first`` wins."""
     kept = list(first)
     for s in second:
-        if not any(start(k) < end(s) and start(s) < end(k) for k in first):
+        if not any(start(k) < end(s) and start(s) < end(k) for k in kept):
             kept.append(s)
     return sorted(kept, key=start)

@@ -73,6 +73,11 @@ class TournamentDocs:
     def edition(self, doc: str, ident: str) -> DocEdition | None:
         return next((e for e in self.editions.get(doc, []) if e.id == ident), None)
 
+    def has(self, doc: str, section: str | None) -> bool:
+        """Whether the edition in force of ``doc`` has ``section`` (None: the document itself)."""
+        edition = self.in_force(doc)
+        return edition is not None and (section is None or edition.section(section) is not None)
+
     def all(self) -> list[DocEdition]:
         return [e for doc in DOCUMENTS for e in self.editions.get(doc, [])]
 
@@ -103,3 +108,8 @@ def load_documents(folder: Path | None = None) -> TournamentDocs:
             _cache.clear()
             got = _cache[key] = TournamentDocs(editions, read_register(folder), folder)
         return got
+
+
+def section_exists(doc: str, section: str | None) -> bool:
+    """``TournamentDocs.has`` on the repository's documents: the citation finder's filter."""
+    return load_documents().has(doc, section)
