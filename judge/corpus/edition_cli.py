@@ -43,9 +43,18 @@ def summary(counts: dict[str, int], renumbered: dict[str, int]) -> str:
 @click.argument("nuova")
 @click.option("--sezione", help="Solo una sezione (es. 704) o un capitolo (es. 7), prima o dopo gli spostamenti.")
 @click.option("--json", "as_json", is_flag=True, help="Risultato in JSON (come /api/modifiche).")
-def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
-    """Regole aggiunte, rimosse, modificate e spostate tra due edizioni inglesi (AAAAMMGG)."""
+@click.option("--documento", type=click.Choice(["mtr", "ipg", "jar"]), default=None,
+              help="Un documento dei tornei invece del Regolamento (es. --documento mtr 20251110 20260227).")
+def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool, documento: str | None) -> None:
+    """Regole aggiunte, rimosse, modificate e spostate tra due edizioni inglesi (AAAAMMGG); con
+    --documento, le sezioni e i paragrafi cambiati tra due edizioni dell'MTR, dell'IPG o di JAR."""
     from judge.corpus.diff import count_changes, diff_editions, glossary_changes, heading_changes
+
+    if documento:
+        from judge.tornei.cli import print_diff
+
+        print_diff(documento, vecchia, nuova, sezione, as_json)
+        return
 
     corpus = _load()
     old, new = _edition(corpus, vecchia), _edition(corpus, nuova)

@@ -183,3 +183,68 @@ def verifica(files: tuple[Path, ...], as_json: bool) -> None:
 
 
 COMMANDS = [mtr, ipg, jar, tornei]
+
+
+def watch_documents(root: Path, page: str | None, timeout: float) -> bool:
+    """`judge edizione controlla`'s part for the tournament documents: prints what it finds;
+    True when a new file was downloaded. A page that cannot be read is reported, not fatal
+    (the rules' check goes on)."""
+    from judge.tornei.loading import source_paths
+    from judge.tornei.structure import SOURCE_FILE
+    from judge.tornei.watch import DEFAULT_DOCUMENTS_PAGE, WatchError, check_for_documents
+
+    page = page or DEFAULT_DOCUMENTS_PAGE
+    known: dict[str, set[str]] = {}
+    for p in source_paths(root / "tornei_en"):
+        m = SOURCE_FILE.match(p.name)
+        known.setdefault(m["doc"].lower(), set()).add(m["id"])
+    try:
+        found = check_for_documents(root / "tornei_en", page, known, timeout)
+    except WatchError as exc:
+        click.echo(f"Documenti dei tornei: controllo non riuscito ({exc}).")
+        return False
+    if not found:
+        click.echo(f"Documenti dei tornei: {page} non collega file dell'MTR, dell'IPG o di JAR.")
+    for w in found:
+        short = w.doc.upper()
+        if w.status == "nessuna novità":
+            click.echo(f"{short}: nessuna novità (edizione {w.edition}).")
+        else:
+            click.echo(f"{short}: nuova edizione {w.edition}, {w.status} in {w.staged.relative_to(root)} (sha256 {w.sha256}). "
+                       f"Estrarne il testo (pdftotext), copiarlo in tornei_en/{short}-{w.edition}.txt con la sua riga in "
+                       "tornei_en/edizioni.tsv, poi `judge verifica` e `judge tornei bozza --aggiorna` (docs/tornei.md).")
+    return any(w.status != "nessuna novità" for w in found)
+
+
+def print_diff(doc: str, old_id: str, new_id: str, section: str | None, as_json: bool) -> None:
+    """`judge diff --documento mtr 20251110 20260227`: the sections and paragraphs that changed."""
+    from judge.tornei.diff import counts, diff_editions
+    from judge.tornei.loading import load_documents
+    from judge.tornei.numbers import normalise_section
+
+    docs = load_documents()
+    old, new = docs.edition(doc, old_id.strip()), docs.edition(doc, new_id.strip())
+    if old is None or new is None:
+        ids = ", ".join(e.id for e in docs.editions.get(doc, []))
+        _fail(f"Edizioni di {doc.upper()} disponibili: {ids}.")
+    wanted = normalise_section(section) if section else None
+    if section and wanted is None:
+        _fail(f"Sezione «{section[:20]}» non valida.")
+    changes = diff_editions(old, new, wanted)
+    if as_json:
+        click.echo(json.dumps({"document": doc, "from": old.id, "to": new.id, "counts": counts(changes),
+                               "sections": [c.to_dict() for c in changes]}, ensure_ascii=False, indent=2))
+        return
+    for c in changes:
+        title = c.new_title or c.old_title
+        click.echo(f"{doc.upper()} {c.number} ({c.kind}): {title}")
+        for p in c.paragraphs:
+            number = p.new_number or p.old_number
+            if p.kind == "modificato":
+                text = "".join(t if op == "=" else f"[{op}{t}{op}]" for op, t in p.words)
+            else:
+                text = p.new or p.old or ""
+            click.echo(f"  {'+' if p.kind == 'aggiunto' else '-' if p.kind == 'rimosso' else '~'} ¶{number} {text}")
+    n = counts(changes)
+    click.echo(f"{n['sezioni']} sezioni cambiate: {n['aggiunti']} paragrafi aggiunti, {n['rimossi']} rimossi, "
+               f"{n['modificati']} modificati.")

@@ -19,6 +19,8 @@ from judge.corpus.pinned import known
 
 from judge.corpus.model import Text, italian_date
 from judge.tornei.citations import find_document_citations, merge_spans
+from judge.tornei.diff import counts as diff_counts
+from judge.tornei.diff import diff_editions, section_history
 from judge.tornei.loading import load_documents, section_exists
 from judge.tornei.model import DOCUMENTS, DocEdition, Section
 from judge.tornei.numbers import normalise_section, parse_reference
@@ -314,3 +316,63 @@ def link_with_documents(text: str, link_rest) -> Markup:
         pos = c.end
     out.append(str(link_rest(text[pos:])))
     return Markup("".join(out))
+
+
+# -- editions: what changed, a section's history ------------------------------------------------
+
+def _pair(doc: str, interval: str | None):
+    """(old, new) editions of ``doc`` from "20251110..20260227" (default: the last two)."""
+    editions = load_documents().editions.get(doc, [])
+    if interval is None:
+        return (editions[-2], editions[-1]) if len(editions) > 1 else (None, None)
+    a, _, b = interval.partition("..")
+    by_id = {e.id: e for e in editions}
+    return by_id.get(a.strip()), by_id.get(b.strip())
+
+
+def _bad_interval(doc: str, interval: str):
+    ids = ", ".join(e.id for e in load_documents().editions.get(doc, []))
+    return error_response(404, f"Intervallo «{interval[:40]}» non valido per {doc.upper()}: usa AAAAMMGG..AAAAMMGG "
+                               f"con due edizioni tra {ids}.")
+
+
+@bp.get(f"/<{_DOC}:documento>/modifiche")
+@bp.get(f"/<{_DOC}:documento>/modifiche/<intervallo>")
+def changes(documento: str, intervallo: str | None = None):
+    doc = documento.lower()
+    old, new = _pair(doc, intervallo)
+    if old is None or new is None:
+        if intervallo is None:
+            return error_response(404, f"{doc.upper()} ha una sola edizione: nessuna modifica da mostrare.")
+        return _bad_interval(doc, intervallo)
+    if intervallo is None:
+        return redirect(url_for("tornei.changes", documento=doc, intervallo=f"{old.id}..{new.id}"), code=302)
+    found = diff_editions(old, new)
+    return render_template("torneo_modifiche.html", old=old, new=new, changes=found, counts=diff_counts(found),
+                           **_common(new))
+
+
+@bp.get(f"/api/<{_DOC}:documento>/modifiche/<intervallo>")
+def api_changes(documento: str, intervallo: str):
+    doc = documento.lower()
+    old, new = _pair(doc, intervallo)
+    if old is None or new is None:
+        return _bad_interval(doc, intervallo)
+    found = diff_editions(old, new)
+    return jsonify({"documento": doc, "da": old.id, "a": new.id, "conteggi": diff_counts(found),
+                    "sezioni": [c.to_dict() for c in found]})
+
+
+@bp.get(f"/<{_DOC}:documento>/<sezione>/storia")
+def history(documento: str, sezione: str):
+    doc = documento.lower()
+    canonical = normalise_section(sezione)
+    editions = load_documents().editions.get(doc, [])
+    if canonical is None or not any(e.section(canonical) for e in editions):
+        return _not_found(doc, sezione)
+    if canonical != sezione or documento != doc:
+        return redirect(url_for("tornei.history", documento=doc, sezione=canonical), code=301)
+    steps = section_history(editions, canonical)
+    title = next(e.section(canonical).title for e in reversed(editions) if e.section(canonical))
+    return render_template("torneo_storia.html", number=canonical, title=title, steps=steps,
+                           **_common(editions[-1]))
