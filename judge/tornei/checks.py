@@ -156,6 +156,20 @@ def check_rule_links(docs: TournamentDocs, rule_exists) -> list[Finding]:
     return out
 
 
+def check_analytic_index(docs: TournamentDocs) -> list[Finding]:
+    """Every entry of the documents' analytic index points to sections in force."""
+    from judge.corpus.frontmatter import SourceFormatError
+    from judge.tornei.analytic_index import INDEX_FILE, read_index
+
+    try:
+        entries = read_index()
+    except SourceFormatError as exc:
+        return [Finding(ERROR, "indice-analitico-tornei", INDEX_FILE, exc.line, None, exc.message)]
+    return [Finding(ERROR, "indice-analitico-tornei", INDEX_FILE, e.line, None,
+                    f"la voce «{e.heading}: {e.topic}» rimanda a {doc.upper()} {section}, che non esiste")
+            for e in entries for doc, section in e.sections if not docs.has(doc, section)]
+
+
 def english_findings(docs: TournamentDocs) -> list[Finding]:
     out = check_register(docs)
     for e in docs.all():
@@ -172,7 +186,7 @@ def tournament_findings(folder_en=None, folder_it=None, rule_exists=None) -> tup
     from judge.corpus.frontmatter import SourceFormatError
 
     docs = load_documents(folder_en)
-    findings = english_findings(docs)
+    findings = english_findings(docs) + check_analytic_index(docs)
     if rule_exists is not None:
         findings += check_rule_links(docs, rule_exists)
     files = []

@@ -118,7 +118,9 @@ def documents():
             continue
         done = sum(1 for (doc, _), st in translations.files.items() if doc == code and any(u.italian for u in st.units))
         rows.append((d, e, done))
-    return render_template("tornei.html", rows=rows, editions=docs.editions)
+    from judge.tornei.analytic_index import read_index
+
+    return render_template("tornei.html", rows=rows, editions=docs.editions, index=read_index())
 
 
 @bp.get(f"/<{_DOC}:documento>")
@@ -376,3 +378,33 @@ def history(documento: str, sezione: str):
     title = next(e.section(canonical).title for e in reversed(editions) if e.section(canonical))
     return render_template("torneo_storia.html", number=canonical, title=title, steps=steps,
                            **_common(editions[-1]))
+
+
+# -- search: the documents' sections beside the rules (judge/tornei/search.py) ----------------------
+
+DOCUMENT_FILTERS = ("tutti", "regole", *DOCUMENTS)
+# With every document searched, the sections shown above the rules' results.
+TOURNAMENT_ON_TOP = 3
+
+
+def document_filter(raw: str | None) -> str:
+    value = (raw or "tutti").strip().lower()
+    return value if value in DOCUMENT_FILTERS else "tutti"
+
+
+def tournament_hits(query: str, document: str, page: int = 1) -> list:
+    """The sections to show for a search: none for the rules alone, the top few with everything,
+    a page of them for one document."""
+    if not (query or "").strip() or document == "regole" or (document == "tutti" and page > 1):
+        return []
+    from judge.tornei.search import search_documents
+
+    if document == "tutti":  # above the rules only what the query names (a title, an infraction's name)
+        return [h for h in search_documents(query[:300], None, TOURNAMENT_ON_TOP) if h.named]
+    return search_documents(query[:300], document, 30)
+
+
+def tournament_payload(hit) -> dict:
+    return {"citazione": hit.citation, "documento": hit.doc, "sezione": hit.section, "titolo": hit.title,
+            "paragrafo": hit.paragraph, "estratto": hit.snippet, "punteggio": hit.score,
+            "url": section_url(hit.doc, hit.section, external=True)}
