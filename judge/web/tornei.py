@@ -408,3 +408,51 @@ def tournament_payload(hit) -> dict:
     return {"citazione": hit.citation, "documento": hit.doc, "sezione": hit.section, "titolo": hit.title,
             "paragrafo": hit.paragraph, "estratto": hit.snippet, "punteggio": hit.score,
             "url": section_url(hit.doc, hit.section, external=True)}
+
+
+# -- offline: the documents' pages and a small search in the offline copy (judge/web/offline.py) ----
+
+def offline_pages() -> list[str]:
+    """Every page of the documents, kept by the offline copy on install."""
+    docs = load_documents()
+    pages = [url_for("tornei.documents")]
+    for code in DOCUMENTS:
+        edition = docs.in_force(code)
+        if edition is not None:
+            pages.append(section_url(code))
+            pages += [section_url(code, s.number) for s in edition.sections]
+    return pages
+
+
+def offline_data() -> dict:
+    """What the offline search of the documents needs (static/js/tornei-offline.js): each section's
+    citation, title, address and names (the same names the server's search weighs most)."""
+    from judge.tornei.search import tournament_index
+
+    return {"sezioni": [{"c": f"{DOCUMENTS[d.doc].short} {d.section}", "t": d.title,
+                         "u": section_url(d.doc, d.section), "n": " ".join(sorted(d.names))}
+                        for d in tournament_index().docs]}
+
+
+def _offline_body() -> tuple[bytes, str]:
+    import hashlib
+    import json
+
+    body = json.dumps(offline_data(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return body, hashlib.sha256(body).hexdigest()[:16]
+
+
+def offline_data_url() -> str:
+    return url_for("tornei.offline_file", ident=_offline_body()[1])
+
+
+@bp.get("/offline/tornei-<ident>.json")
+def offline_file(ident: str):
+    body, digest = _offline_body()
+    if ident != digest:
+        return error_response(404, "Copia offline di un'altra versione dei documenti dei tornei: ricarica la pagina.")
+    from flask import Response
+
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return resp
