@@ -10,6 +10,7 @@ from pathlib import Path
 from judge import RULES_IT_DIR
 from judge.corpus.frontmatter import SourceFormatError
 from judge.tornei.numbers import parse_reference
+from judge.tornei.tsv import rows
 
 INDEX_FILE = "indice_analitico_tornei.tsv"
 
@@ -29,22 +30,12 @@ class IndexEntry:
 def read_index(path: Path | None = None) -> list[IndexEntry]:
     path = Path(path or RULES_IT_DIR / INDEX_FILE)
     out = []
-    header = False
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")]
-        if not header:
-            header = True
-            if cells == ["voce", "sottovoce", "sezioni"]:
-                continue
-        if len(cells) != 3:
-            raise SourceFormatError(path, number, "attesi 3 campi separati da TAB: voce, sottovoce, sezioni")
+    for number, (heading, topic, refs_cell) in rows(path, ("voce", "sottovoce", "sezioni")):
         refs = []
-        for ref in cells[2].split(","):
+        for ref in refs_cell.split(","):
             found = parse_reference(ref.strip())
             if found is None or found[1] is None:
                 raise SourceFormatError(path, number, f"«{ref.strip()}» non è una sezione («IPG 2.1», «MTR C»)")
             refs.append(found)
-        out.append(IndexEntry(cells[0], cells[1], tuple(refs), number))
+        out.append(IndexEntry(heading, topic, tuple(refs), number))
     return out

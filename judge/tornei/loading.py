@@ -16,6 +16,7 @@ from pathlib import Path
 from judge import ROOT, build_cache
 from judge.tornei.model import DOCUMENTS, DocEdition
 from judge.tornei.structure import SOURCE_FILE, parse_source
+from judge.tornei.tsv import rows
 
 TORNEI_EN_DIR = ROOT / "tornei_en"
 TORNEI_IT_DIR = ROOT / "tornei_it"
@@ -46,16 +47,10 @@ class RegisterEntry:
 
 def read_register(folder: Path) -> dict[str, RegisterEntry]:
     path = Path(folder) / REGISTER_FILE
-    out: dict[str, RegisterEntry] = {}
     if not path.exists():
-        return out
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")]
-        if len(cells) == 4:
-            out[cells[0]] = RegisterEntry(*cells)
-    return out
+        return {}
+    columns = ("file", "in vigore dal", "sha256", "provenienza della copia")
+    return {cells[0]: RegisterEntry(*cells) for _, cells in rows(path, columns, header_required=False)}
 
 
 @dataclass

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.corpus.frontmatter import SourceFormatError
+from judge.tornei.tsv import rows
 
 LINKS_FILE = Path(__file__).with_name("regole.tsv")
 _COLUMNS = ("documento", "sezione", "stampato", "regola", "legame", "nota")
@@ -28,19 +29,9 @@ class RuleLink:
 @lru_cache(maxsize=4)
 def _read(path: Path, stamp: tuple) -> tuple[RuleLink, ...]:
     out = []
-    header = False
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")]
-        if not header:
-            if tuple(cells) != _COLUMNS:
-                raise SourceFormatError(path, number, f"intestazione attesa: {' TAB '.join(_COLUMNS)}")
-            header = True
-            continue
-        if len(cells) != len(_COLUMNS) or cells[4] not in KINDS:
-            raise SourceFormatError(path, number, f"attesi {len(_COLUMNS)} campi, legame «cita» o «riguarda»")
-        doc, section, printed, rule, kind, note = cells
+    for number, (doc, section, printed, rule, kind, note) in rows(path, _COLUMNS):
+        if kind not in KINDS:
+            raise SourceFormatError(path, number, f"legame «{kind}»: atteso «cita» o «riguarda»")
         out.append(RuleLink(doc, section, None if printed == "-" else printed, rule, kind, note))
     return tuple(out)
 

@@ -33,6 +33,7 @@ from judge.tornei.analytic_index import INDEX_FILE, read_index
 from judge.tornei.loading import TournamentDocs, load_documents
 from judge.tornei.model import DOCUMENTS, HEADING
 from judge.tornei.terminology import TournamentTerminology, load_tournament_terminology
+from judge.tornei.tsv import rows
 from judge.tornei.view import Translations, load_translations
 
 JARGON_FILE = Path(__file__).with_name("gergo.tsv")
@@ -71,14 +72,7 @@ class _Doc:
 
 def read_jargon(path: Path = JARGON_FILE) -> list[tuple[str, str, str]]:
     """(words, doc, section) rows of gergo.tsv."""
-    out = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")]
-        if len(cells) >= 3 and cells[0] != "parole":
-            out.append((cells[0], cells[1], cells[2]))
-    return out
+    return [tuple(cells) for _, cells in rows(path, ("parole", "documento", "sezione"))]
 
 
 def _names(title: str, terms_table: TournamentTerminology) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from judge import RULES_IT_DIR
 from judge.corpus.frontmatter import SourceFormatError
 from judge.corpus.terminology import Term, Terminology, load_terminology
+from judge.tornei.tsv import rows
 
 TOURNAMENT_TERMINOLOGY_FILE = "terminologia_tornei.tsv"
 _COLUMNS = ("inglese", "italiano", "glossa", "forme", "evitare", "fonte")
@@ -64,19 +65,7 @@ class TournamentTerminology:
 
 def parse_tournament_terminology(path: Path) -> TournamentTerminology:
     terms: list[TournamentTerm] = []
-    header = False
-    for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")]
-        if not header:
-            if tuple(cells) != _COLUMNS:
-                raise SourceFormatError(path, number, f"intestazione attesa: {' TAB '.join(_COLUMNS)}")
-            header = True
-            continue
-        if len(cells) != len(_COLUMNS):
-            raise SourceFormatError(path, number, f"attesi {len(_COLUMNS)} campi separati da TAB, trovati {len(cells)}")
-        english, italian, gloss, forms, avoid, source = cells
+    for number, (english, italian, gloss, forms, avoid, source) in rows(path, _COLUMNS):
         if not english or not italian or not source:
             raise SourceFormatError(path, number, "inglese, italiano e fonte sono obbligatori")
 
@@ -85,8 +74,6 @@ def parse_tournament_terminology(path: Path) -> TournamentTerminology:
 
         term = Term(cell(english), italian, cell(forms), cell(avoid), source, number)
         terms.append(TournamentTerm(term, None if gloss in ("", "-") else gloss))
-    if not header:
-        raise SourceFormatError(path, 1, "tabella vuota")
     return TournamentTerminology(terms, Path(path))
 
 

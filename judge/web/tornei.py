@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, url_for
 from markupsafe import Markup, escape
 
 from judge.corpus import load_corpus
