@@ -18,7 +18,7 @@ from judge.corpus import load_corpus
 from judge.web.errors import error_response
 from judge.web.linker import link_report
 from judge.web.previews import allow_any_origin, preview_payload
-from judge.web.tornei import document_preview
+from judge.web.tornei_citations import document_preview
 
 bp = Blueprint("embed", __name__)
 bp.after_request(allow_any_origin)

@@ -18,7 +18,7 @@ from judge.tornei.citations import merge_spans
 from judge.web import card_links, render
 from judge.web.changes import read_edition
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.tornei import document_spans, link_with_documents
+from judge.web.tornei_citations import document_spans, link_with_documents
 
 bp = Blueprint("linker", __name__)
 
