@@ -167,7 +167,7 @@ def controlla(root: Path, pagina: str | None, documents_page: str | None, timeou
     from judge.corpus.adoption import needs
     from judge.corpus.edition_watch import DEFAULT_PAGE, WatchError, check_for_edition
     from judge.corpus.rules_en import parse_edition
-    from judge.tornei.cli import watch_documents
+    from judge.tournament.cli import watch_documents
 
     page = pagina or DEFAULT_PAGE
     documents_new = watch_documents(root, documents_page or pagina, timeout)

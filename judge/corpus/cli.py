@@ -125,8 +125,8 @@ def verifica(as_json: bool) -> None:
     # The card table is data with its own provenance, checked beside the rules (judge.cards.checks).
     card_findings = check_table(default_directory(), corpus)
     findings += card_findings
-    # The tournament documents (MTR, IPG, JAR) and their translation (judge.tornei.checks).
-    from judge.tornei.checks import tournament_findings
+    # The tournament documents (MTR, IPG, JAR) and their translation (judge.tournament.checks).
+    from judge.tournament.checks import tournament_findings
 
     tournament, tournament_summary = tournament_findings(rule_exists=corpus.__contains__)
     findings += tournament

@@ -51,7 +51,7 @@ def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool, documento
     from judge.corpus.diff import count_changes, diff_editions, glossary_changes, heading_changes
 
     if documento:
-        from judge.tornei.cli import print_diff
+        from judge.tournament.cli import print_diff
 
         print_diff(documento, vecchia, nuova, sezione, as_json)
         return
@@ -115,9 +115,9 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
         found.append({"start": c.start, "end": c.end, "text": c.text,
                       "numbers": [resolve(n, corpus, edition).to_dict() for n in c.numbers]})
     problems = sum(1 for span in found for n in span["numbers"] if n["now"] is None)
-    # The tournament documents' sections cited («IPG 2.1», «MTR 4.2»: judge/tornei/citations.py).
-    from judge.tornei.citations import find_document_citations
-    from judge.tornei.loading import section_exists
+    # The tournament documents' sections cited («IPG 2.1», «MTR 4.2»: judge/tournament/citations.py).
+    from judge.tournament.citations import find_document_citations
+    from judge.tournament.loading import section_exists
 
     documents = [{"start": c.start, "end": c.end, "text": c.text, "document": c.doc, "section": c.section,
                   "citation": c.label} for c in find_document_citations(text, exists=section_exists)]

@@ -19,7 +19,7 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.previews import bp as previews_bp
     from judge.web.offline import bp as offline_bp
     from judge.web.embed import bp as embed_bp
-    from judge.web.tornei import bp as tornei_bp
+    from judge.web.tournament import bp as tornei_bp
 
     app.register_blueprint(rules_bp)
     app.register_blueprint(index_bp)

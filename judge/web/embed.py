@@ -18,7 +18,7 @@ from judge.corpus import load_corpus
 from judge.web.errors import error_response
 from judge.web.linker import link_report
 from judge.web.previews import allow_any_origin, preview_payload
-from judge.web.tornei_citations import document_preview
+from judge.web.tournament_citations import document_preview
 
 bp = Blueprint("embed", __name__)
 bp.after_request(allow_any_origin)
@@ -65,7 +65,7 @@ def citazioni():
         report = link_report(text, corpus, external=True)
         spans = []
         for s in report.spans:
-            if s.get("documento"):  # «IPG 2.1»: a tournament document's section (judge/web/tornei.py)
+            if s.get("documento"):  # «IPG 2.1»: a tournament document's section (judge/web/tournament.py)
                 spans.append({"inizio": _utf16(text, s["start"]), "fine": _utf16(text, s["end"]), "testo": s["text"],
                               "numero": s["citazione"], "url": s["url"]})
                 rules.setdefault(s["citazione"], document_preview(s["citazione"]))

@@ -14,11 +14,11 @@ from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
 from judge.corpus.pinned import homonym_notice, known, resolve
 from judge.corpus.rules_en import Edition
-from judge.tornei.citations import merge_spans
+from judge.tournament.citations import merge_spans
 from judge.web import card_links, render
 from judge.web.changes import read_edition
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.tornei_citations import document_spans, link_with_documents
+from judge.web.tournament_citations import document_spans, link_with_documents
 
 bp = Blueprint("linker", __name__)
 

@@ -264,14 +264,14 @@ def offline_pages() -> list[str]:
         if endpoint in current_app.view_functions:
             pages.append(url_for(endpoint, **values))
     if "tornei.documents" in current_app.view_functions:  # the tournament documents, every section
-        from judge.web.tornei import offline_pages as tournament_pages
+        from judge.web.tournament import offline_pages as tournament_pages
 
         pages += tournament_pages()
     return list(dict.fromkeys(pages))
 
 
 def precache_list(corpus: Corpus) -> list[str]:
-    from judge.web.tornei import offline_data_url
+    from judge.web.tournament import offline_data_url
 
     return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
             url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus), offline_data_url()]
@@ -341,7 +341,7 @@ def regola():
 @bp.get("/offline/cerca")
 def cerca():
     corpus = load_corpus()
-    from judge.web.tornei import offline_data_url
+    from judge.web.tournament import offline_data_url
 
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
                            indice=data_url("ricerca", corpus), tornei=offline_data_url())

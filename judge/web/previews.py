@@ -14,7 +14,7 @@ from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
 from judge.web.cache import cached
 from judge.web.errors import error_response
-from judge.web.tornei_citations import document_preview
+from judge.web.tournament_citations import document_preview
 
 bp = Blueprint("previews", __name__)
 

@@ -9,7 +9,7 @@ from judge.search.engines import IndexRebuilding, index_ready, keep_in_memory, r
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 from judge.web.cards import carte_nominate, suggestion_payload
-from judge.web.tornei import document_filter, reference_url, tournament_hits, tournament_payload
+from judge.web.tournament import document_filter, reference_url, tournament_hits, tournament_payload
 
 bp = Blueprint("search", __name__)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.corpus.edition_watch import WatchError, _get
-from judge.tornei.model import DOCUMENTS
+from judge.tournament.model import DOCUMENTS
 
 DEFAULT_DOCUMENTS_PAGE = "https://wpn.wizards.com/en/rules-documents"
 STAGING = "in-arrivo"

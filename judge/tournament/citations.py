@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from judge.tornei.numbers import normalise_section
+from judge.tournament.numbers import normalise_section
 
 _SECTION = r"\d{1,2}(?:\.\d{1,2})?"
 _NAMES = {

@@ -8,9 +8,9 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.tornei.extract import text_lines
-from judge.tornei.numbers import normalise_section, parse_reference
-from judge.tornei.structure import paragraphs, usual_width
+from judge.tournament.extract import text_lines
+from judge.tournament.numbers import normalise_section, parse_reference
+from judge.tournament.structure import paragraphs, usual_width
 
 WIDTH = 80
 word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)

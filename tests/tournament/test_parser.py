@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from judge.tornei.checks import check_edition, english_findings, furniture_in, quick_reference
-from judge.tornei.loading import TORNEI_EN_DIR, load_documents, source_paths
-from judge.tornei.model import HEADING, ITEM
-from judge.tornei.structure import parse_source, words
+from judge.tournament.checks import check_edition, english_findings, furniture_in, quick_reference
+from judge.tournament.loading import TORNEI_EN_DIR, load_documents, source_paths
+from judge.tournament.model import HEADING, ITEM
+from judge.tournament.structure import parse_source, words
 
 
 @pytest.fixture(scope="module")

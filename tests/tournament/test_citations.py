@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from judge.cli import main
 from judge.corpus.citations import find_citations
-from judge.tornei.citations import find_document_citations, merge_spans
-from judge.tornei.loading import section_exists
+from judge.tournament.citations import find_document_citations, merge_spans
+from judge.tournament.loading import section_exists
 
 
 def cited(text, context=None):

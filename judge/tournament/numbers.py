@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from judge.tornei.model import DOCUMENTS
+from judge.tournament.model import DOCUMENTS
 
 # The words that name a section without a number.
 SECTION_WORDS = {"introduzione": "introduzione", "introduction": "introduzione", "intro": "introduzione",

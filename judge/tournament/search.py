@@ -9,7 +9,7 @@ folded; English stems):
 - ``names``: what judges call it: for each term of the tournament terminology that its title
   uses, the term's English forms and abbreviations («GRV», «FtMGS»), its Italian and its gloss
   («violazione delle regole di gioco», «gioco lento»), and the curated words of
-  judge/tornei/gergo.tsv («innesco dimenticato», «D/DD», «bribery»);
+  judge/tournament/gergo.tsv («innesco dimenticato», «D/DD», «bribery»);
 - ``body``: its paragraphs, English and the project's Italian.
 
 Scores are BM25 summed over the fields (weights below); a query that is exactly one of a
@@ -29,12 +29,12 @@ from pathlib import Path
 from judge.search.analysis import fold, terms, words
 from judge.search.glossary import Glossary, GlossaryEntry, glossary_entries
 from judge import RULES_IT_DIR
-from judge.tornei.analytic_index import INDEX_FILE, read_index
-from judge.tornei.loading import TournamentDocs, load_documents
-from judge.tornei.model import DOCUMENTS, HEADING
-from judge.tornei.terminology import TournamentTerminology, load_tournament_terminology
-from judge.tornei.tsv import rows
-from judge.tornei.view import Translations, load_translations
+from judge.tournament.analytic_index import INDEX_FILE, read_index
+from judge.tournament.loading import TournamentDocs, load_documents
+from judge.tournament.model import DOCUMENTS, HEADING
+from judge.tournament.terminology import TournamentTerminology, load_tournament_terminology
+from judge.tournament.tsv import rows
+from judge.tournament.view import Translations, load_translations
 
 JARGON_FILE = Path(__file__).with_name("gergo.tsv")
 WEIGHTS = {"title": 3.0, "names": 3.0, "body": 1.0}

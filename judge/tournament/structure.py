@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.tornei.extract import Extraction, Line, html_lines, text_lines
-from judge.tornei.model import HEADING, ITEM, TABLE, TEXT, DocEdition, Paragraph, Section
+from judge.tournament.extract import Extraction, Line, html_lines, text_lines
+from judge.tournament.model import HEADING, ITEM, TABLE, TEXT, DocEdition, Paragraph, Section
 
 SOURCE_FILE = re.compile(r"^(?P<doc>MTR|IPG|JAR)-(?P<id>\d{8})\.(?P<ext>txt|html)$")
 _EFFECTIVE = re.compile(r"\b(?:Effective|Updated)\s+(?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})")

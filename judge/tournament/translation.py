@@ -41,8 +41,8 @@ from pathlib import Path
 
 from judge.corpus.frontmatter import SourceFormatError, dump, split
 from judge.corpus.translation import Stamp, english_hash, marker, paragraph_blocks, take_stamp
-from judge.tornei.model import DOCUMENTS, HEADING, ITEM, TABLE, DocEdition, Paragraph, Section
-from judge.tornei.numbers import section_key
+from judge.tournament.model import DOCUMENTS, HEADING, ITEM, TABLE, DocEdition, Paragraph, Section
+from judge.tournament.numbers import section_key
 
 _TITLE = re.compile(r"^#\s+(?P<num>\S+)\s*$")
 _PARAGRAPH = re.compile(r"^##\s+¶(?P<n>\d+)\b")

@@ -15,7 +15,7 @@ from pathlib import Path
 from judge import RULES_IT_DIR
 from judge.corpus.frontmatter import SourceFormatError
 from judge.corpus.terminology import Term, Terminology, load_terminology
-from judge.tornei.tsv import rows
+from judge.tournament.tsv import rows
 
 TOURNAMENT_TERMINOLOGY_FILE = "terminologia_tornei.tsv"
 _COLUMNS = ("inglese", "italiano", "glossa", "forme", "evitare", "fonte")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from judge.tornei.loading import load_documents
+from judge.tournament.loading import load_documents
 
 from .htmlcheck import page
 

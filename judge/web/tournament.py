@@ -13,16 +13,16 @@ import datetime as dt
 from flask import Blueprint, jsonify, redirect, render_template, url_for
 
 from judge.corpus.model import Text, italian_date
-from judge.tornei.diff import counts as diff_counts
-from judge.tornei.diff import diff_editions, section_history
-from judge.tornei.loading import load_documents
-from judge.tornei.model import DOCUMENTS, DocEdition, Section
-from judge.tornei.numbers import normalise_section, parse_reference
-from judge.tornei.rule_links import for_section
-from judge.tornei.terminology import load_tournament_terminology
-from judge.tornei.view import SectionView, load_translations, section_view
+from judge.tournament.diff import counts as diff_counts
+from judge.tournament.diff import diff_editions, section_history
+from judge.tournament.loading import load_documents
+from judge.tournament.model import DOCUMENTS, DocEdition, Section
+from judge.tournament.numbers import normalise_section, parse_reference
+from judge.tournament.rule_links import for_section
+from judge.tournament.terminology import load_tournament_terminology
+from judge.tournament.view import SectionView, load_translations, section_view
 from judge.web.errors import error_response
-from judge.web.tornei_citations import link_document_text, section_url, sections_about
+from judge.web.tournament_citations import link_document_text, section_url, sections_about
 
 bp = Blueprint("tornei", __name__)
 
@@ -109,7 +109,7 @@ def documents():
             continue
         done = sum(1 for (doc, _), st in translations.files.items() if doc == code and any(u.italian for u in st.units))
         rows.append((d, e, done))
-    from judge.tornei.analytic_index import read_index
+    from judge.tournament.analytic_index import read_index
 
     return render_template("tornei.html", rows=rows, editions=docs.editions, index=read_index())
 
@@ -265,7 +265,7 @@ def history(documento: str, sezione: str):
                            **_common(editions[-1]))
 
 
-# -- search: the documents' sections beside the rules (judge/tornei/search.py) ----------------------
+# -- search: the documents' sections beside the rules (judge/tournament/search.py) ----------------------
 
 DOCUMENT_FILTERS = ("tutti", "regole", *DOCUMENTS)
 # With every document searched, the sections shown above the rules' results.
@@ -282,7 +282,7 @@ def tournament_hits(query: str, document: str, page: int = 1) -> list:
     a page of them for one document."""
     if not (query or "").strip() or document == "regole" or (document == "tutti" and page > 1):
         return []
-    from judge.tornei.search import search_documents
+    from judge.tournament.search import search_documents
 
     if document == "tutti":  # above the rules only what the query names (a title, an infraction's name)
         return [h for h in search_documents(query[:300], None, TOURNAMENT_ON_TOP) if h.named]
@@ -312,7 +312,7 @@ def offline_pages() -> list[str]:
 def offline_data() -> dict:
     """What the offline search of the documents needs (static/js/tornei-offline.js): each section's
     citation, title, address and names (the same names the server's search weighs most)."""
-    from judge.tornei.search import tournament_index
+    from judge.tournament.search import tournament_index
 
     return {"sezioni": [{"c": f"{DOCUMENTS[d.doc].short} {d.section}", "t": d.title,
                          "u": section_url(d.doc, d.section), "n": " ".join(sorted(d.names))}

@@ -1,7 +1,7 @@
 """The tournament search's quality on its labelled questions (tests/search/questions_tornei.json):
 hit@1, hit@5 and MRR of the first right section, for the tuning half and the held-out half.
 
-    python -m judge.tornei.search_eval [--sbagliate]   (--sbagliate: the tuning half's misses only)
+    python -m judge.tournament.search_eval [--sbagliate]   (--sbagliate: the tuning half's misses only)
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def evaluate(questions: list[dict], search) -> dict[str, dict[str, float]]:
 
 
 def _search(q: str) -> list[str]:
-    from judge.tornei.search import search_documents
+    from judge.tournament.search import search_documents
 
     return [h.citation for h in search_documents(q, limit=10)]
 

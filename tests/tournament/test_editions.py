@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.tornei.diff import counts, diff_editions
-from judge.tornei.loading import load_documents
-from judge.tornei.watch import check_for_documents, edition_of, find_document_links
+from judge.tournament.diff import counts, diff_editions
+from judge.tournament.loading import load_documents
+from judge.tournament.watch import check_for_documents, edition_of, find_document_links
 
 
 @pytest.fixture(scope="module")

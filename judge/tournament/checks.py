@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 from judge.corpus.findings import ERROR, WARNING, Finding
-from judge.tornei.extract import DOT_LEADERS, PAGE_NUMBER
-from judge.tornei.loading import REGISTER_FILE, TournamentDocs
-from judge.tornei.model import DocEdition
-from judge.tornei.structure import words
+from judge.tournament.extract import DOT_LEADERS, PAGE_NUMBER
+from judge.tournament.loading import REGISTER_FILE, TournamentDocs
+from judge.tournament.model import DocEdition
+from judge.tournament.structure import words
 
 # Words may differ by this share between the source and the sections (joins such as "8" "th").
 WORD_TOLERANCE = 0.002
@@ -142,8 +142,8 @@ def check_register(docs: TournamentDocs) -> list[Finding]:
 
 
 def check_rule_links(docs: TournamentDocs, rule_exists) -> list[Finding]:
-    """Every row of judge/tornei/regole.tsv names a section in force and a rule in force."""
-    from judge.tornei.rule_links import LINKS_FILE, rule_links
+    """Every row of judge/tournament/regole.tsv names a section in force and a rule in force."""
+    from judge.tournament.rule_links import LINKS_FILE, rule_links
 
     out = []
     for link in rule_links():
@@ -159,7 +159,7 @@ def check_rule_links(docs: TournamentDocs, rule_exists) -> list[Finding]:
 def check_analytic_index(docs: TournamentDocs) -> list[Finding]:
     """Every entry of the documents' analytic index points to sections in force."""
     from judge.corpus.frontmatter import SourceFormatError
-    from judge.tornei.analytic_index import INDEX_FILE, read_index
+    from judge.tournament.analytic_index import INDEX_FILE, read_index
 
     try:
         entries = read_index()
@@ -179,10 +179,10 @@ def english_findings(docs: TournamentDocs) -> list[Finding]:
 
 def tournament_findings(folder_en=None, folder_it=None, rule_exists=None) -> tuple[list[Finding], str]:
     """Everything `judge verifica` says of the tournament documents: findings and a summary line."""
-    from judge.tornei.loading import TORNEI_IT_DIR, load_documents
-    from judge.tornei.terminology import combined_terminology
-    from judge.tornei.translation import parse_file, translation_paths
-    from judge.tornei.translation_checks import check_translations
+    from judge.tournament.loading import TORNEI_IT_DIR, load_documents
+    from judge.tournament.terminology import combined_terminology
+    from judge.tournament.translation import parse_file, translation_paths
+    from judge.tournament.translation_checks import check_translations
     from judge.corpus.frontmatter import SourceFormatError
 
     docs = load_documents(folder_en)

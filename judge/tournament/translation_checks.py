@@ -21,10 +21,10 @@ from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.terminology import Terminology
 from judge.corpus.translation import english_hash
 from judge.corpus.translation_checks import Unit, check_unit, untranslated_sentences
-from judge.tornei.loading import TournamentDocs
-from judge.tornei.model import DOCUMENTS, HEADING, DocEdition
-from judge.tornei.translation import TITLE_ID, SectionTranslation
-from judge.tornei.translation import Unit as TranslatedUnit
+from judge.tournament.loading import TournamentDocs
+from judge.tournament.model import DOCUMENTS, HEADING, DocEdition
+from judge.tournament.translation import TITLE_ID, SectionTranslation
+from judge.tournament.translation import Unit as TranslatedUnit
 
 
 @dataclass

@@ -19,7 +19,7 @@ def _fail(message: str, code: int = 1):
 
 
 def _print_contents(doc: str) -> None:
-    from judge.tornei.loading import load_documents
+    from judge.tournament.loading import load_documents
 
     edition = load_documents().in_force(doc)
     if edition is None:
@@ -35,15 +35,15 @@ def _print_contents(doc: str) -> None:
 
 
 def _print_section(doc: str, number: str | None, which: str | None) -> None:
-    from judge.tornei.numbers import normalise_section
-    from judge.tornei.view import section_view
+    from judge.tournament.numbers import normalise_section
+    from judge.tournament.view import section_view
 
     if number is None:
         if doc != "jar":
             _print_contents(doc)
             return
         # JAR is short: the whole document, section by section.
-        from judge.tornei.loading import load_documents
+        from judge.tournament.loading import load_documents
 
         for k, s in enumerate(load_documents().in_force(doc).sections):
             if k:
@@ -111,9 +111,9 @@ def tornei() -> None:
 def bozza(documento: str, sezione: str | None, scrivi: bool, aggiorna: bool) -> None:
     """I file da tradurre: per ogni sezione l'inglese in vigore paragrafo per paragrafo, con il
     marcatore di ciascuno e lo spazio vuoto per l'italiano."""
-    from judge.tornei.loading import TORNEI_IT_DIR, load_documents
-    from judge.tornei.numbers import normalise_section
-    from judge.tornei.translation import parse_file, refresh, render, skeleton
+    from judge.tournament.loading import TORNEI_IT_DIR, load_documents
+    from judge.tournament.numbers import normalise_section
+    from judge.tournament.translation import parse_file, refresh, render, skeleton
 
     docs = load_documents()
     codes = ["mtr", "ipg", "jar"] if documento == "tutti" else [documento]
@@ -155,10 +155,10 @@ def bozza(documento: str, sezione: str | None, scrivi: bool, aggiorna: bool) -> 
 def verifica(files: tuple[Path, ...], as_json: bool) -> None:
     """Controlla la traduzione dei documenti (tutta, o i file indicati) contro l'inglese: marcatori,
     terminologia, citazioni, frasi rimaste in inglese, forza di «may/must», aggiornamento."""
-    from judge.tornei.loading import TORNEI_IT_DIR, load_documents
-    from judge.tornei.terminology import combined_terminology
-    from judge.tornei.translation import parse_file, translation_paths
-    from judge.tornei.translation_checks import check_translations
+    from judge.tournament.loading import TORNEI_IT_DIR, load_documents
+    from judge.tournament.terminology import combined_terminology
+    from judge.tournament.translation import parse_file, translation_paths
+    from judge.tournament.translation_checks import check_translations
 
     paths = list(files) or translation_paths(TORNEI_IT_DIR)
     try:
@@ -189,9 +189,9 @@ def watch_documents(root: Path, page: str | None, timeout: float) -> bool:
     """`judge edizione controlla`'s part for the tournament documents: prints what it finds;
     True when a new file was downloaded. A page that cannot be read is reported, not fatal
     (the rules' check goes on)."""
-    from judge.tornei.loading import source_paths
-    from judge.tornei.structure import SOURCE_FILE
-    from judge.tornei.watch import DEFAULT_DOCUMENTS_PAGE, WatchError, check_for_documents
+    from judge.tournament.loading import source_paths
+    from judge.tournament.structure import SOURCE_FILE
+    from judge.tournament.watch import DEFAULT_DOCUMENTS_PAGE, WatchError, check_for_documents
 
     page = page or DEFAULT_DOCUMENTS_PAGE
     known: dict[str, set[str]] = {}
@@ -218,9 +218,9 @@ def watch_documents(root: Path, page: str | None, timeout: float) -> bool:
 
 def print_diff(doc: str, old_id: str, new_id: str, section: str | None, as_json: bool) -> None:
     """`judge diff --documento mtr 20251110 20260227`: the sections and paragraphs that changed."""
-    from judge.tornei.diff import counts, diff_editions
-    from judge.tornei.loading import load_documents
-    from judge.tornei.numbers import normalise_section
+    from judge.tournament.diff import counts, diff_editions
+    from judge.tournament.loading import load_documents
+    from judge.tournament.numbers import normalise_section
 
     docs = load_documents()
     old, new = docs.edition(doc, old_id.strip()), docs.edition(doc, new_id.strip())

@@ -1,4 +1,4 @@
-"""The rules a tournament document's section cites or concerns (``judge/tornei/regole.tsv``):
+"""The rules a tournament document's section cites or concerns (``judge/tournament/regole.tsv``):
 the project's data, so that a rule page lists the sections about it, and a section's citation
 of a rule renumbered since («rule 103.4» for the mulligan) links to the rule's number today."""
 
@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.corpus.frontmatter import SourceFormatError
-from judge.tornei.tsv import rows
+from judge.tournament.tsv import rows
 
 LINKS_FILE = Path(__file__).with_name("regole.tsv")
 _COLUMNS = ("documento", "sezione", "stampato", "regola", "legame", "nota")

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from judge.tornei.search import search_documents
-from judge.tornei.search_eval import HELD_OUT, QUESTIONS, TUNING, evaluate
+from judge.tournament.search import search_documents
+from judge.tournament.search_eval import HELD_OUT, QUESTIONS, TUNING, evaluate
 
 JARGON = [("GRV", "IPG 2.5"), ("FtMGS", "IPG 2.6"), ("missed trigger", "IPG 2.1"), ("innesco dimenticato", "IPG 2.1"),
           ("deck check", "MTR 2.8"), ("LEC", "IPG 2.2"), ("HCE", "IPG 2.3"), ("CPV", "IPG 3.7"),

@@ -4,7 +4,7 @@ in ``tornei_it/``, parsed once per set of files (kept in the build cache between
 ``tornei_en/`` holds the English files as published (``MTR-20260227.txt``,
 ``JAR-20240923.html``…) and ``edizioni.tsv`` (where each comes from, its SHA-256). An edition
 may come in two extractions (IPG 20240923: text and HTML); the text one is read, the other
-checks it (tests/tornei). The newest edition of each document is in force.
+checks it (tests/tournament). The newest edition of each document is in force.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import ROOT, build_cache
-from judge.tornei.model import DOCUMENTS, DocEdition
-from judge.tornei.structure import SOURCE_FILE, parse_source
-from judge.tornei.tsv import rows
+from judge.tournament.model import DOCUMENTS, DocEdition
+from judge.tournament.structure import SOURCE_FILE, parse_source
+from judge.tournament.tsv import rows
 
 TORNEI_EN_DIR = ROOT / "tornei_en"
 TORNEI_IT_DIR = ROOT / "tornei_it"
@@ -78,7 +78,7 @@ class TournamentDocs:
 
 
 def _parse(path: Path) -> DocEdition:
-    key = build_cache.digest(build_cache.code_digest("tornei"), path.name, build_cache.file_digest(path))
+    key = build_cache.digest(build_cache.code_digest("tournament"), path.name, build_cache.file_digest(path))
     return build_cache.value("torneo", key, lambda: parse_source(path), f"documento {path.name}", keep=12)
 
 

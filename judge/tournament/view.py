@@ -14,10 +14,10 @@ from pathlib import Path
 
 from judge.corpus.model import LAYER_NAMES, italian_date
 from judge.corpus.translation import english_hash
-from judge.tornei.loading import TORNEI_IT_DIR, TournamentDocs, load_documents
-from judge.tornei.model import DOCUMENTS, DocEdition, Document, Paragraph, Section
-from judge.tornei.terminology import TournamentTerminology, load_tournament_terminology
-from judge.tornei.translation import TITLE_ID, SectionTranslation, translation_paths, parse_file
+from judge.tournament.loading import TORNEI_IT_DIR, TournamentDocs, load_documents
+from judge.tournament.model import DOCUMENTS, DocEdition, Document, Paragraph, Section
+from judge.tournament.terminology import TournamentTerminology, load_tournament_terminology
+from judge.tournament.translation import TITLE_ID, SectionTranslation, translation_paths, parse_file
 
 
 @dataclass(slots=True)

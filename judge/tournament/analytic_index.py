@@ -9,8 +9,8 @@ from pathlib import Path
 
 from judge import RULES_IT_DIR
 from judge.corpus.frontmatter import SourceFormatError
-from judge.tornei.numbers import parse_reference
-from judge.tornei.tsv import rows
+from judge.tournament.numbers import parse_reference
+from judge.tournament.tsv import rows
 
 INDEX_FILE = "indice_analitico_tornei.tsv"
 

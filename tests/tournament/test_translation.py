@@ -10,11 +10,11 @@ from click.testing import CliRunner
 
 from judge.cli import main
 from judge.corpus.translation import english_hash
-from judge.tornei.loading import TORNEI_EN_DIR, TORNEI_IT_DIR, load_documents
-from judge.tornei.terminology import combined_terminology
-from judge.tornei.translation import TITLE_ID, parse_file, refresh, render, skeleton
-from judge.tornei.translation_checks import check_translations
-from judge.tornei.view import load_translations, section_view
+from judge.tournament.loading import TORNEI_EN_DIR, TORNEI_IT_DIR, load_documents
+from judge.tournament.terminology import combined_terminology
+from judge.tournament.translation import TITLE_ID, parse_file, refresh, render, skeleton
+from judge.tournament.translation_checks import check_translations
+from judge.tournament.view import load_translations, section_view
 
 EXAMPLE = TORNEI_IT_DIR / "ipg" / "2.4.md"
 PLANTED = "20250101"

@@ -9,9 +9,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from judge.corpus.diff import word_diff
-from judge.tornei.model import DocEdition
-from judge.tornei.numbers import section_key
-from judge.tornei.structure import words
+from judge.tournament.model import DocEdition
+from judge.tournament.numbers import section_key
+from judge.tournament.structure import words
 
 # Paragraphs this similar (difflib ratio) are the same paragraph changed, not one removed and one added.
 SAME_PARAGRAPH = 0.5

@@ -1,7 +1,7 @@
 """The tournament documents' citations on the site: links inside a document's own text (its
 sections, the rules it cites, at their number today), the linker's spans for «IPG 2.1» in any text
 (/collega, /api/citazioni), the previews (/api/anteprima/IPG 2.1) and the sections a rule page lists.
-The finding is judge/tornei/citations.py's; this is the web's side of it."""
+The finding is judge/tournament/citations.py's; this is the web's side of it."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from markupsafe import Markup, escape
 from judge.corpus import load_corpus
 from judge.corpus.citations import find_citations
 from judge.corpus.pinned import known
-from judge.tornei.citations import find_document_citations, merge_spans
-from judge.tornei.loading import load_documents, section_exists
-from judge.tornei.numbers import parse_reference
-from judge.tornei.rule_links import corrected, for_rule
-from judge.tornei.view import section_view
+from judge.tournament.citations import find_document_citations, merge_spans
+from judge.tournament.loading import load_documents, section_exists
+from judge.tournament.numbers import parse_reference
+from judge.tournament.rule_links import corrected, for_rule
+from judge.tournament.view import section_view
 from judge.web.render import cited_target, rule_url
 
 
@@ -27,7 +27,7 @@ def section_url(doc: str, number: str | None = None, external: bool = False) -> 
 
 
 # The rules' citations that a tournament document makes ("rule …", "Comprehensive Rules …" with a
-# number); its "section 4.3" is its own (judge/tornei/citations.py), never a chapter of the rules.
+# number); its "section 4.3" is its own (judge/tournament/citations.py), never a chapter of the rules.
 _RULE_KEYWORDS = ("rul", "regol", "reg.", "cr", "c.r.")
 
 
@@ -41,7 +41,7 @@ def _rule_span(c, corpus, doc: str | None, section: str | None) -> dict | None:
 
 def link_document_text(text: str, doc: str | None = None, section: str | None = None) -> Markup:
     """``text`` escaped, with the tournament documents' citations (``doc``'s own sections too)
-    and the rules' citations linked (to their number today, judge/tornei/regole.tsv)."""
+    and the rules' citations linked (to their number today, judge/tournament/regole.tsv)."""
     corpus = load_corpus()
     spans = [{"start": c.start, "end": c.end, "url": section_url(c.doc, c.section), "title": c.label}
              for c in find_document_citations(text, doc, section_exists)]
