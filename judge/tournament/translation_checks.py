@@ -74,6 +74,10 @@ def _moved(u: TranslatedUnit, edition: DocEdition, section: str) -> int | None:
     return next((p.number for p in s.paragraphs if english_hash(p.text) == u.stamp.hash and p.number != u.number), None)
 
 
+# Checks that judge the translation of words, moot for a unit that is a name copied as written.
+VERBATIM_NAME_EXEMPT = frozenset({"traduzione-terminologia", "traduzione-modale"})
+
+
 def check_file(st: SectionTranslation, docs: TournamentDocs, terms: Terminology) -> tuple[list[Finding], int]:
     """The findings of one file and how many of its units are translated, current and faithful."""
     editions = docs.editions.get(st.doc) or []
@@ -101,8 +105,10 @@ def check_file(st: SectionTranslation, docs: TournamentDocs, terms: Terminology)
                     is_title=_is_heading(in_force, st.section, u.number))
         found, ok = check_unit(unit, file, editions, terms)
         if u.italian.strip() == u.english.strip() and not untranslated_sentences(u.italian):
-            # Names (a set, a card, "Magic Online") stay as the English writes them.
-            found = [f for f in found if not (f.code == "traduzione-inglese" and "identico" in f.message)]
+            # Names (a set, a card, "Magic Online") stay as the English writes them: a card called
+            # "Flash" or "This Town Ain't Big Enough" is neither a term to translate nor a negation.
+            found = [f for f in found if not (f.code == "traduzione-inglese" and "identico" in f.message)
+                     and f.code not in VERBATIM_NAME_EXEMPT]
             current = bool(u.stamp) and u.stamp.hash == english_hash(_english(in_force, st.section, u.number) or "")
             ok = current and not any(f.level == ERROR for f in found)
         findings += [dataclasses.replace(f, rule=where) for f in found]

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
+from judge.corpus.findings import ERROR
 from judge.corpus.translation import english_hash
 from judge.tournament.loading import TORNEI_EN_DIR, TORNEI_IT_DIR, load_documents
 from judge.tournament.terminology import combined_terminology
@@ -132,3 +133,27 @@ def test_the_skeleton_command_prints_and_never_overwrites():
 def test_the_check_command_on_one_file():
     out = CliRunner().invoke(main, ["tornei", "verifica", str(EXAMPLE)])
     assert out.exit_code == 0 and "0 errori" in out.output
+
+
+def _with_italian(st, number, italian):
+    import dataclasses
+    st.units = [dataclasses.replace(u, italian=italian) if u.number == number else u for u in st.units]
+    return st
+
+
+def test_a_card_name_copied_as_written_is_not_judged_as_a_translation():
+    """MTR 6.5 lists «Flash» and 6.3 «This Town Ain't Big Enough»: names, not a term or a negation."""
+    docs, terms = load_documents(), combined_terminology()
+    for section, word in (("6.5", "Flash"), ("6.3", "This Town Ain’t Big Enough")):
+        st = parse_file(TORNEI_IT_DIR / "mtr" / f"{section}.md")
+        unit = next(u for u in st.units if u.english.strip() == word)
+        report = check_translations([_with_italian(st, unit.number, word)], docs, terms)
+        assert [f for f in report.findings if f.level == ERROR] == [], word
+
+
+def test_a_sentence_copied_as_written_is_still_untranslated():
+    docs, terms = load_documents(), combined_terminology()
+    st = parse_file(TORNEI_IT_DIR / "ipg" / "2.4.md")
+    unit = next(u for u in st.units if len(u.english.split()) > 8)
+    report = check_translations([_with_italian(st, unit.number, unit.english)], docs, terms)
+    assert any(f.code == "traduzione-inglese" for f in report.findings)
