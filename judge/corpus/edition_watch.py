@@ -31,8 +31,8 @@ from judge.corpus.rules_en import EDITION_FILE, parse_edition
 
 STAGING = "in-arrivo"  # in rules_en/: downloaded, not yet in force
 DEFAULT_PAGE = "https://magic.wizards.com/en/rules"
-# The official page links the file on Wizards' media host.
-DEFAULT_HOSTS = {"magic.wizards.com": ("media.wizards.com",)}
+# The official pages (the rules', the tournament documents') link their files on Wizards' media host.
+DEFAULT_HOSTS = {"magic.wizards.com": ("media.wizards.com",), "wpn.wizards.com": ("media.wizards.com",)}
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 MAX_BYTES = 8 * 1024 * 1024  # an edition is about 1 MB; anything far larger is not one
 DEADLINE = 120.0             # seconds for the whole check: the page and the file
@@ -121,7 +121,8 @@ def _get(url: str, limit: int, timeout: float, deadline: float, hosts: set[str])
     """The body at ``url``: at most ``limit`` bytes, all of it before ``deadline`` (time.monotonic),
     each wait at most ``timeout`` seconds; WatchError (Italian) otherwise."""
     if not _allowed(url, hosts):
-        raise WatchError(f"{url[:200]} non è un indirizzo http(s) di {', '.join(sorted(hosts))}")
+        raise WatchError(f"{url[:200]} non è un indirizzo http(s) di {', '.join(sorted(hosts))} (altri host "
+                         "si ammettono con --host)")
     request = urllib.request.Request(url, headers={"User-Agent": "judge-edizione-controlla/1"})
     late = WatchError(f"{url[:200]}: non scaricato entro il tempo massimo del controllo (--scadenza)")
     chunks, size = [], 0

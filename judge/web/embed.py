@@ -22,6 +22,7 @@ from judge.web.errors import error_response
 from judge.web.json_body import read_json
 from judge.web.linker import link_report
 from judge.web.previews import cross_origin, preview_payload
+from judge.web.tournament_citations import document_preview
 
 bp = Blueprint("embed", __name__)
 _cors = cross_origin("POST, OPTIONS")
@@ -68,6 +69,13 @@ def utf16_positions(text: str, positions: list[int]) -> list[int]:
     return out
 
 
+def _target(span: dict) -> str | None:
+    """What a span links to: a tournament section («IPG 2.1»), or the first of its numbers in force."""
+    if span.get("documento"):
+        return span["citazione"]
+    return next((x["now"] for x in span["numbers"] if x["now"]), None)
+
+
 @bp.get("/incorpora.js")
 def script():
     resp = send_from_directory(current_app.static_folder, "js/incorpora.js", mimetype="text/javascript", max_age=3600)
@@ -107,15 +115,17 @@ def citazioni():
             continue
         report = link_report(text, corpus, external=True, memo=memo, notices=False, stop=budget.stop, limit=None)
         budget.kept += len(report.spans)
-        targets = ((s, next((x["now"] for x in s["numbers"] if x["now"]), None)) for s in report.spans)
-        kept = [(s, target) for s, target in targets if target is not None]  # no rule in force: left as text
+        kept = [(s, _target(s)) for s in report.spans]
+        kept = [(s, target) for s, target in kept if target is not None]  # no rule in force: left as text
         where = utf16_positions(text, [p for s, _ in kept for p in (s["start"], s["end"])])
         spans = []
         for i, (s, target) in enumerate(kept):
             spans.append({"inizio": where[2 * i], "fine": where[2 * i + 1], "testo": s["text"],
                           "numero": target, "url": s["url"]})
             if target not in rules:
-                rules[target] = preview_payload(corpus, corpus.rules[target])
+                # «IPG 2.1»: a tournament document's section (judge/web/tournament.py)
+                rules[target] = (document_preview(target) if s.get("documento")
+                                 else preview_payload(corpus, corpus.rules[target]))
         out.append(spans)
     return jsonify({"testi": out, "regole": rules, "edizione": corpus.in_force.id,
                     "completo": not budget.exhausted})

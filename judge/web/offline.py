@@ -249,7 +249,7 @@ def data(kind: str, ident: str):
 # -- what the service worker keeps -------------------------------------------------------------------------
 
 STATIC_FILES = ("style.css", "favicon.svg", "icone/judge-192.png", "icone/judge-512.png", "js/lingue.js",
-                "js/site.js", "js/anteprime.js", "js/radici.js", "js/offline.js")
+                "js/site.js", "js/anteprime.js", "js/radici.js", "js/offline.js", "js/tornei-offline.js")
 
 
 def offline_pages() -> list[str]:
@@ -272,12 +272,18 @@ def offline_pages() -> list[str]:
     for endpoint, values in wanted:
         if endpoint in current_app.view_functions:
             pages.append(url_for(endpoint, **values))
+    if "tornei.documents" in current_app.view_functions:  # the tournament documents, every section
+        from judge.web.tournament import offline_pages as tournament_pages
+
+        pages += tournament_pages()
     return list(dict.fromkeys(pages))
 
 
 def precache_list(corpus: Corpus) -> list[str]:
+    from judge.web.tournament import offline_data_url
+
     return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
-            url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus)]
+            url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus), offline_data_url()]
 
 
 @bp.get("/offline/stato")
@@ -346,8 +352,10 @@ def regola():
 @cached
 def cerca():
     corpus = load_corpus()
+    from judge.web.tournament import offline_data_url
+
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
-                           indice=data_url("ricerca", corpus))
+                           indice=data_url("ricerca", corpus), tornei=offline_data_url())
 
 
 if __name__ == "__main__":  # python -m judge.web.offline INSTANCE RULES_IT RULES_EN: build_in_background's process
