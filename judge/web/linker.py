@@ -104,7 +104,8 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
             "url": target["url"] if target else None,
         })
     # The tournament documents' citations («IPG 2.1», «MTR 4.2»), beside the rules'.
-    report.spans = merge_spans(report.spans, document_spans(text, external))
+    found = len(report.spans)
+    report.spans = merge_spans(report.spans, document_spans(text, external, stop=lambda n: enough(found + n)))
     report.documents = list(dict.fromkeys(s["citazione"] for s in report.spans if s.get("documento")))
     report.rules = [corpus.rules[n] for n in seen]
     report.unknown = list(unknown)

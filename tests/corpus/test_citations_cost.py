@@ -77,3 +77,60 @@ def test_a_stop_ends_a_list_that_never_ends():
     calls = []
     found = find_citations(text, stop=lambda n: calls.append(n) or n >= 100)
     assert len(found) == 100 and len(calls) < 200
+
+
+# -- the tournament documents' citations (judge/tournament/citations.py): the same fix ------------
+
+DOC_TOKENS = ["MTR 2.5", "IPG 2.1", "ipg3.2", "JAR", "MTR, sezione 4.3", "MTR Appendix B", " ", ", ", "e ",
+              "section 5.2 of the Magic Tournament Rules", "sezione 2.5 delle MTR", "sections 2", "Appendix F",
+              "section 4 of the Comprehensive Rules", "704.5a", "la JAR", "\n", "4.3", "IPG § 2.1"]
+
+
+def test_tournament_citations_answer_as_the_brute_force_did():
+    from hypothesis import given as given_
+
+    from judge.tournament import citations as doc_citations
+
+    def brute(self, start: int, end: int) -> bool:
+        return any(a < end and start < b for a, b in zip(self.starts, self.ends))
+
+    @settings(max_examples=300, deadline=None)
+    @given_(st.lists(st.sampled_from(DOC_TOKENS), max_size=30), st.sampled_from([None, "mtr", "ipg"]))
+    def check(tokens, context):
+        text = "".join(tokens)
+        fast = doc_citations.find_document_citations(text, context)
+        real = doc_citations._Disjoint.overlaps
+        doc_citations._Disjoint.overlaps = brute
+        try:
+            slow = doc_citations.find_document_citations(text, context)
+        finally:
+            doc_citations._Disjoint.overlaps = real
+        assert fast == slow
+
+    check()
+
+
+def _old_merge(first, second):
+    kept = list(first)
+    for s in second:
+        if not any(k["start"] < s["end"] and s["start"] < k["end"] for k in kept):
+            kept.append(s)
+    return sorted(kept, key=lambda s: s["start"])
+
+
+_span = st.tuples(st.integers(0, 60), st.integers(1, 8)).map(lambda p: {"start": p[0], "end": p[0] + p[1]})
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_span, max_size=12), st.lists(_span, max_size=12))
+def test_merging_spans_keeps_what_the_old_merge_kept(first, second):
+    from judge.tournament.citations import merge_spans
+
+    assert merge_spans(first, second) == _old_merge(first, second)
+
+
+def test_a_stop_ends_the_tournament_citations_too():
+    from judge.tournament.citations import find_document_citations
+
+    found = find_document_citations("JAR " * 20_000, stop=lambda n: n >= 50)
+    assert len(found) == 50
