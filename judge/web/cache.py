@@ -189,7 +189,9 @@ def prepared(cache_control: str = CACHE_CONTROL, per_host: bool = False, headers
     together do not render it eight times), and every request is answered from the bytes with an
     ETag (304 on a match), ``cache_control`` and ``headers``. Always on, even with the page cache
     off: the service worker cost 50 ms of CPU to render (150-350 ms under load) on every visit
-    of every phone. The view must read no query parameter (none is part of the key)."""
+    of every phone. The view must read no query parameter (none is part of the key). The version
+    is the corpus's: what a file takes from the tournament documents (the service worker's list)
+    is made again when the corpus changes or the server restarts, as those files are deployed."""
 
     def decorate(view):
         @functools.wraps(view)

@@ -36,6 +36,18 @@ def test_each_file_has_an_etag_its_cache_header_and_a_304(fresh, path):
         assert client.get(path, headers={"Accept-Encoding": encoding}).data == r.data
 
 
+def test_the_tournament_documents_offline_file_is_prepared_too(fresh):
+    from judge.web.tournament import offline_data_url
+
+    client = fresh.test_client()
+    with fresh.test_request_context():
+        url = offline_data_url()
+    r = client.get(url)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert client.get(url, headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    assert client.get("/offline/tornei-0000.json").status_code == 404
+
+
 def test_the_service_worker_keeps_its_scope_header_on_a_304(fresh):
     client = fresh.test_client()
     etag = client.get("/sw.js").headers["ETag"]
