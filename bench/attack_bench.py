@@ -148,7 +148,7 @@ def never_seen_searches(port: int, instance: Path, seconds: float, compare: int 
 # -- 2. PostgreSQL stopped under writes --------------------------------------------------------------
 
 def _scenario(rng: random.Random) -> dict:
-    from judge.engine.templates import new_scenario
+    from judge.engine.scenario.templates import new_scenario
 
     return new_scenario("two-player", title="Guasto " + "".join(rng.choices(string.ascii_lowercase, k=12)))
 

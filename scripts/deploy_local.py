@@ -151,7 +151,7 @@ def check_shared_permalinks(bases: list[str]) -> str:
 def _refusal(url: str, method: str, n: int) -> dict:
     """Send up to ``n`` requests until one is refused: who refused (nginx or judge), after how
     many, with which message, Retry-After and security headers."""
-    from judge.engine.templates import new_scenario
+    from judge.engine.scenario.templates import new_scenario
     from judge.web.security import HEADERS
 
     for i in range(1, n + 1):

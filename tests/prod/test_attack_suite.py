@@ -68,7 +68,7 @@ def test_a_server_started_while_the_database_is_down_serves_the_rules():
     import time
 
     from bench._postgres import free_port
-    from judge.engine.templates import new_scenario
+    from judge.engine.scenario.templates import new_scenario
 
     url = f"postgresql://judge@127.0.0.1:{free_port()}/judge"         # nothing listens there
     with running_server(threads=4, env={"JUDGE_DATABASE_URL": url}) as server:

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.store import StoreUnavailable, open_store
 from judge.store import postgres
 

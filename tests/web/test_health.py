@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.store import Policy
 from judge.web import create_app, health
 
