@@ -302,21 +302,30 @@ def costly_bodies(corpus) -> dict[str, list[str]]:
         "tutte le regole": [everything],
         "numeri che non esistono": [" ".join(f"{100 + i % 900}.{1 + i // 900}zz" for i in range(8000))],
         "400 testi": ["704.5a " * 21] * 400,
+        "documenti dei tornei": ["IPG 2.1 " * 7500],
+        "JAR ripetuta": ["JAR " * 15000],
     }
 
 
 def costly_citations(repeat: int = 3) -> dict:
     """For each costly body cut to 60 KB: the CPU time of /api/citazioni (this thread, in process;
-    the endpoint stops at its budget), and how the parser's own time grows from 6 KB to 60 KB of
-    the same text, without a budget (linear: about ×10; it was quadratic: ×100)."""
+    the endpoint stops at its budget), and how the parsers' own time grows from 6 KB to 60 KB of
+    the same text, without a budget (linear: about ×10; they were quadratic: ×100)."""
     import tempfile
 
     from judge.corpus import load_corpus
     from judge.corpus.citations import find_citations
     from judge.corpus.pinned import known
+    from judge.tournament.citations import find_document_citations
+    from judge.tournament.loading import load_documents
     from judge.web import create_app
 
     corpus = load_corpus()
+    documents = load_documents()
+
+    def parse(text: str):
+        """Both parsers, the rules' and the tournament documents', with no budget."""
+        return find_citations(text, known=known(corpus)), find_document_citations(text, exists=documents.has)
 
     def best(fn) -> tuple[float, object]:
         least, out = float("inf"), None
@@ -335,8 +344,8 @@ def costly_citations(repeat: int = 3) -> dict:
             full = [t[:60_000 // len(texts)] for t in texts]
             took, answer = best(lambda: client.post("/api/citazioni", json={"testi": full}).get_json())
             whole = "\n".join(full)
-            big, _ = best(lambda: find_citations(whole, known=known(corpus)))
-            small, _ = best(lambda: find_citations(whole[:len(whole) // 10], known=known(corpus)))
+            big, _ = best(lambda: parse(whole))
+            small, _ = best(lambda: parse(whole[:len(whole) // 10]))
             out[name] = {"ms": round(took * 1000, 1), "citazioni": sum(len(t) for t in answer["testi"]),
                          "completo": answer["completo"], "analisi_60KB_ms": round(big * 1000, 1),
                          "crescita_6_60KB": round(big / max(small, 1e-4), 1)}
