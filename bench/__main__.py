@@ -21,6 +21,8 @@ RUNS = [
     # The same routes with every cache off: what a page costs to render.
     ("http_bench.py", {"JUDGE_PAGE_CACHE": "0", "JUDGE_SEARCH_CACHE": "0"}),
     ("memory_bench.py", {}),
+    # The attacks of issue 38 (tests/prod/test_attack_suite.py runs them for 3 s each).
+    ("attack_bench.py", {"JUDGE_ATTACCO_SECONDI": "20"}),
 ]
 
 for script, env in RUNS:

@@ -185,10 +185,11 @@ def verifica(files: tuple[Path, ...], as_json: bool) -> None:
 COMMANDS = [mtr, ipg, jar, tornei]
 
 
-def watch_documents(root: Path, page: str | None, timeout: float) -> bool:
+def watch_documents(root: Path, page: str | None, timeout: float, deadline: float = 120.0,
+                    hosts: tuple[str, ...] = ()) -> bool:
     """`judge edizione controlla`'s part for the tournament documents: prints what it finds;
     True when a new file was downloaded. A page that cannot be read is reported, not fatal
-    (the rules' check goes on)."""
+    (the rules' check goes on). ``deadline`` and ``hosts``: as for the rules (edition_watch)."""
     from judge.tournament.loading import source_paths
     from judge.tournament.structure import SOURCE_FILE
     from judge.tournament.watch import DEFAULT_DOCUMENTS_PAGE, WatchError, check_for_documents
@@ -199,7 +200,7 @@ def watch_documents(root: Path, page: str | None, timeout: float) -> bool:
         m = SOURCE_FILE.match(p.name)
         known.setdefault(m["doc"].lower(), set()).add(m["id"])
     try:
-        found = check_for_documents(root / "tornei_en", page, known, timeout)
+        found = check_for_documents(root / "tornei_en", page, known, timeout, deadline=deadline, hosts=hosts)
     except WatchError as exc:
         click.echo(f"Documenti dei tornei: controllo non riuscito ({exc}).")
         return False

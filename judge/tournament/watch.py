@@ -14,11 +14,12 @@ import datetime as dt
 import hashlib
 import json
 import re
+import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.corpus.edition_watch import WatchError, _get
+from judge.corpus.edition_watch import DEADLINE, MAX_PAGE_BYTES, WatchError, _get, allowed_hosts
 from judge.tournament.model import DOCUMENTS
 
 DEFAULT_DOCUMENTS_PAGE = "https://wpn.wizards.com/en/rules-documents"
@@ -65,9 +66,14 @@ def find_document_links(html: str, page: str) -> dict[str, tuple[str, str]]:
     return found
 
 
-def check_for_documents(tornei_en: Path, page: str, known: dict[str, set[str]], timeout: float = 30.0) -> list[DocumentWatch]:
-    """Look at the documents' page; stage the file of any edition not in ``known`` (doc → editions)."""
-    html = _get(page, 2 * 1024 * 1024, timeout).decode("utf-8", "replace")
+def check_for_documents(tornei_en: Path, page: str, known: dict[str, set[str]], timeout: float = 30.0,
+                        deadline: float = DEADLINE, hosts=()) -> list[DocumentWatch]:
+    """Look at the documents' page; stage the file of any edition not in ``known`` (doc → editions).
+    Within ``deadline`` seconds, from http(s) addresses on the page's host or ``hosts`` only
+    (judge/corpus/edition_watch.py)."""
+    until = time.monotonic() + deadline
+    allowed = allowed_hosts(page, hosts)
+    html = _get(page, MAX_PAGE_BYTES, timeout, until, allowed).decode("utf-8", "replace")
     out = []
     for doc, (url, ident) in sorted(find_document_links(html, page).items()):
         if ident in known.get(doc, set()):
@@ -76,7 +82,7 @@ def check_for_documents(tornei_en: Path, page: str, known: dict[str, set[str]], 
         name = urllib.parse.unquote(urllib.parse.urlsplit(url).path.rsplit("/", 1)[-1])
         suffix = Path(name).suffix.lower() or ".pdf"
         staged = Path(tornei_en) / STAGING / f"{DOCUMENTS[doc].short}-{ident}{suffix}"
-        data = _get(url, MAX_BYTES, timeout)
+        data = _get(url, MAX_BYTES, timeout, until, allowed)
         digest = hashlib.sha256(data).hexdigest()
         if staged.exists() and staged.read_bytes() == data:
             out.append(DocumentWatch(doc, url, ident, "già scaricata", staged, digest))

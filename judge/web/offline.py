@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
@@ -32,6 +33,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from judge import build_cache
 from judge.corpus import Corpus, italian_date, load_corpus
 from judge.web import compress, render
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 
 try:
@@ -93,7 +95,7 @@ def _build(kind: str, corpus: Corpus) -> dict:
 
 
 KINDS = ("regole", "ricerca")
-_started: set[str] = set()
+_started: dict[str, float] = {}  # instance and version -> when this process started building them
 
 
 def offline_folder(instance: str | os.PathLike) -> Path:
@@ -184,23 +186,30 @@ def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
     and every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
     if _complete(offline_folder(instance), corpus):
         return
+    key = f"{instance}:{version(corpus)}"
+    with _lock:
+        first = key not in _started
+        _started.setdefault(key, time.monotonic())
     if _in_cache(corpus):
         try:
             build_all(instance, corpus)
         except OSError:  # an instance folder that cannot be written: no copy, as when a build fails
             pass
         return
-    key = f"{instance}:{version(corpus)}"
-    with _lock:
-        if key in _started:
-            return
-        _started.add(key)
+    if not first:
+        return
     from judge.corpus import loading  # the folders load_corpus() reads now: the child reads the same
 
     subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
                       str(loading.RULES_IT_DIR), str(loading.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
+
+
+def build_started(instance: str | os.PathLike, corpus: Corpus) -> float | None:
+    """When this process started building this version's files (time.monotonic), if it did:
+    /salute tells a build that never finished from one that was never asked for."""
+    return _started.get(f"{instance}:{version(corpus)}")
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -290,6 +299,7 @@ def stato():
 
 
 @bp.get("/sw.js")
+@prepared(cache_control="no-cache", headers={"Service-Worker-Allowed": "/"})
 def service_worker():
     corpus = load_corpus()
     config = {
@@ -300,14 +310,13 @@ def service_worker():
         "cerca": url_for("offline.cerca"),
         "dati": data_url("regole", corpus),
     }
-    resp = Response(render_template("sw.js", config=config), mimetype="text/javascript")
-    # Checked by the browser on every visit: a new edition changes these bytes.
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["Service-Worker-Allowed"] = "/"
-    return resp
+    # Checked by the browser on every visit (no-cache: a 304 while the ETag holds); a new edition
+    # changes these bytes.
+    return Response(render_template("sw.js", config=config), mimetype="text/javascript")
 
 
 @bp.get("/manifest.webmanifest")
+@prepared(cache_control="public, max-age=3600")
 def manifest():
     resp = jsonify({
         "name": "judge — Regolamento di Magic in italiano",
@@ -333,12 +342,14 @@ def manifest():
 # -- the pages that render offline ------------------------------------------------------------------------
 
 @bp.get("/offline/regola")
+@cached
 def regola():
     corpus = load_corpus()
     return render_template("offline_regola.html", corpus=corpus, dati=data_url("regole", corpus))
 
 
 @bp.get("/offline/cerca")
+@cached
 def cerca():
     corpus = load_corpus()
     from judge.web.tournament import offline_data_url

@@ -52,17 +52,23 @@ def preview_payload(corpus: Corpus, rule: Rule, external: bool = True) -> dict:
     }
 
 
-def allow_any_origin(response):
-    """Public, read-only, no cookies: any site may read it (the embed script runs on other sites)."""
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-    response.headers["Access-Control-Allow-Headers"] = "Content-Type"
-    response.headers["Access-Control-Max-Age"] = "86400"
-    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
-    return response
+def cross_origin(methods: str):
+    """An after-request hook for a public, read-only answer: any site may read it (the embed
+    script runs on other sites), never with cookies or credentials, by ``methods`` only.
+    Only the two endpoints the embed script calls have it: /api/anteprima and /api/citazioni."""
+
+    def allow(response):
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Allow-Methods"] = methods
+        response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+        response.headers["Access-Control-Max-Age"] = "86400"
+        response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
+        return response
+
+    return allow
 
 
-bp.after_request(allow_any_origin)
+bp.after_request(cross_origin("GET, OPTIONS"))
 
 
 @bp.get("/api/anteprima/<numero>")

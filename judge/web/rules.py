@@ -18,7 +18,7 @@ from judge.web import changes as edition_changes
 from judge.web import glossary_search, parts, render
 from judge.web.changes import MAX_NUMBER_INPUT
 from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
-from judge.web.cache import cached
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 
 bp = Blueprint("rules", __name__)
@@ -445,6 +445,7 @@ def turno():
 
 
 @bp.get("/opensearch.xml")
+@prepared(cache_control="public, max-age=86400", per_host=True)
 def opensearch():
     base = request.url_root.rstrip("/")
     search_path = url_for("search.cerca") if "search.cerca" in current_app.view_functions else "/cerca"

@@ -21,6 +21,7 @@ from judge.tournament.numbers import normalise_section, parse_reference
 from judge.tournament.rule_links import for_section
 from judge.tournament.terminology import load_tournament_terminology
 from judge.tournament.view import SectionView, load_translations, section_view
+from judge.web.cache import prepared
 from judge.web.errors import error_response
 from judge.web.tournament_citations import link_document_text, section_url, sections_about
 
@@ -332,6 +333,7 @@ def offline_data_url() -> str:
 
 
 @bp.get("/offline/tornei-<ident>.json")
+@prepared(cache_control="public, max-age=31536000, immutable")    # the name holds the version
 def offline_file(ident: str):
     body, digest = _offline_body()
     if ident != digest:

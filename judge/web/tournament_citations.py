@@ -44,7 +44,7 @@ def link_document_text(text: str, doc: str | None = None, section: str | None = 
     and the rules' citations linked (to their number today, judge/tournament/regole.tsv)."""
     corpus = load_corpus()
     spans = [{"start": c.start, "end": c.end, "url": section_url(c.doc, c.section), "title": c.label}
-             for c in find_document_citations(text, doc, section_exists)]
+             for c in find_document_citations(text, doc, load_documents().has)]
     rules = [span for c in find_citations(text, known=known(corpus))
              if (c.keyword is None or c.keyword.lower().startswith(_RULE_KEYWORDS))
              and (span := _rule_span(c, corpus, doc, section))]
@@ -106,19 +106,22 @@ def document_preview(reference: str, external: bool = True) -> dict | None:
     }
 
 
-def document_spans(text: str, external: bool = False) -> list[dict]:
-    """The tournament documents' citations of a text as the linker's spans (judge/web/linker.py)."""
+def document_spans(text: str, external: bool = False, stop=None) -> list[dict]:
+    """The tournament documents' citations of a text as the linker's spans (judge/web/linker.py);
+    ``stop``: find_document_citations's budget. The documents are read once for the text
+    (``load_documents`` looks at their folder on every call: 150 µs a citation)."""
     return [{"start": c.start, "end": c.end, "text": c.text, "keyword": None, "numbers": [],
              "documento": c.doc, "sezione": c.section, "citazione": c.label,
              "url": section_url(c.doc, c.section, external=external)}
-            for c in find_document_citations(text, exists=section_exists)]
+            for c in find_document_citations(text, exists=load_documents().has, stop=stop)]
 
 
 def link_with_documents(text: str, link_rest) -> Markup:
     """``text`` with its tournament citations linked, and ``link_rest`` (the rules' and cards'
     linker) applied to what lies between them."""
     out, pos = [], 0
-    for c in find_document_citations(text, exists=section_exists):
+    # the documents read once for the whole text (load_documents looks at the folder each time)
+    for c in find_document_citations(text, exists=load_documents().has):
         out += [str(link_rest(text[pos:c.start])),
                 f'<a class="cit" href="{escape(section_url(c.doc, c.section))}" title="{escape(c.label)}">'
                 f'{escape(c.text)}</a>']

@@ -79,7 +79,7 @@ def _auto(form: Mapping[str, str], prefix: str) -> dict[str, str]:
     raw = form.get(f"{prefix}.auto") or ""
     try:
         data = json.loads(raw) if raw and len(raw) <= MAX_AUTO_CHARS else {}
-    except ValueError:
+    except (ValueError, RecursionError):     # too deep for the parser: ignored like any invalid value
         data = {}
     if not isinstance(data, dict):
         data = {}

@@ -325,7 +325,7 @@ def answer_from_form(pending: dict, form) -> Any:
     import json
     try:
         return json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):     # too deep for the parser: invalid too
         raise IllegalAction("risposta JSON non valida") from None
 
 
