@@ -29,7 +29,17 @@ def test_a_translated_section_has_both_texts_with_the_rule_pages_labels(client):
     assert "Mulligan Procedure Error (errore nella procedura di mulligan)" in body
 
 
-def test_an_untranslated_section_says_so_and_shows_the_english(client):
+def test_an_untranslated_section_says_so_and_shows_the_english(client, tmp_path, monkeypatch):
+    import shutil
+
+    from judge.tournament import view
+    from judge.tournament.translation import render, skeleton
+
+    folder = tmp_path / "tornei_it"
+    shutil.copytree(view.TORNEI_IT_DIR, folder)
+    mtr = load_documents().in_force("mtr")
+    (folder / "mtr" / "2.5.md").write_text(render(skeleton(mtr, mtr.section("2.5")), mtr), encoding="utf-8")
+    monkeypatch.setattr(view, "TORNEI_IT_DIR", folder)
     body = page(client, "/mtr/2.5")
     assert "Traduzione italiana non ancora disponibile" in body
     assert "Until the result of a match has been recorded, players may concede" in body
@@ -72,8 +82,8 @@ def test_unknown_sections_are_italian_404s(client):
 def test_the_json_of_a_section(client):
     data = client.get("/api/ipg/2.1").get_json()
     assert data["citazione"] == "IPG 2.1" and data["sanzione"] == "No Penalty" and data["sanzione_it"] == "nessuna sanzione"
-    assert data["paragrafi"][0] == {"numero": 1, "tipo": "titoletto", "segno": None, "en": "Definition", "it": None,
-                                    "it_aggiornato": None}
+    assert data["paragrafi"][0] == {"numero": 1, "tipo": "titoletto", "segno": None, "en": "Definition", "it": "Definizione",
+                                    "it_aggiornato": True}
     assert data["parti"][:4] == ["definizione", "esempi", "filosofia", "rimedio"]
     ex = client.get("/api/ipg/2.4").get_json()
     assert ex["paragrafi"][4]["it"].startswith("Un giocatore pesca otto carte") and ex["paragrafi"][4]["it_aggiornato"]
