@@ -15,7 +15,8 @@ def test_a_section_of_each_document_with_its_labels():
     out = run("mtr", "2.5")
     assert out.exit_code == 0
     assert out.output.startswith("MTR 2.5 — Conceding or Intentionally Drawing Games or Matches")
-    assert "[en] Inglese ufficiale · 27 febbraio 2026" in out.output and "\n   en: Until the result" in out.output
+    assert "[en] Inglese ufficiale · 27 febbraio 2026" in out.output and "en: Until the result" in out.output
+    assert "[it] Traduzione del progetto · 27 febbraio 2026" in out.output
     out = run("ipg", "2.1")
     assert out.exit_code == 0 and "Sanzione: No Penalty (nessuna sanzione)" in out.output
     assert "¶16 A. Knight of Infamy" in out.output
