@@ -8,12 +8,14 @@ terminology of the rules and of the tournaments together. What is particular her
   (``traduzione-mancante``), as the translation is done section by section;
 - a paragraph whose English moved to another number of its section (a paragraph added before it)
   is ``traduzione-spostata`` with the number it has now, not a stale translation;
-- a list of names (sets, cards) may stay as the English has it.
+- a list of names (sets, cards) may stay as the English has it;
+- an interjection ("Oh no, we're going to draw", IPG 4.3) is not a negation the Italian must keep.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -74,6 +76,15 @@ def _moved(u: TranslatedUnit, edition: DocEdition, section: str) -> int | None:
     return next((p.number for p in s.paragraphs if english_hash(p.text) == u.stamp.hash and p.number != u.number), None)
 
 
+# "Oh no," / "Ah no!": an exclamation, not a negation; a following word ("Oh, no cards…") keeps it one.
+_INTERJECTION = re.compile(r"\b(oh|ah),?\s+no\b(?=\s*[,.!?…])", re.IGNORECASE)
+
+
+def _compared(parts: list[str]) -> str:
+    """The English the fidelity checks read: the unit's text, its interjections reduced to "Oh"."""
+    return _INTERJECTION.sub(lambda m: m.group(1), "\n".join(parts))
+
+
 # Checks that judge the translation of words, moot for a unit that is a name copied as written.
 VERBATIM_NAME_EXEMPT = frozenset({"traduzione-terminologia", "traduzione-modale"})
 
@@ -102,7 +113,7 @@ def check_file(st: SectionTranslation, docs: TournamentDocs, terms: Terminology)
             continue
         unit = Unit(f"{where} {u.label}", None, u.line, u.stamp, u.italian,
                     lambda e, n=u.number: [t] if (t := _english(e, st.section, n)) is not None else None,
-                    is_title=_is_heading(in_force, st.section, u.number))
+                    compared=_compared, is_title=_is_heading(in_force, st.section, u.number))
         found, ok = check_unit(unit, file, editions, terms)
         if u.italian.strip() == u.english.strip() and not untranslated_sentences(u.italian):
             # Names (a set, a card, "Magic Online") stay as the English writes them: a card called

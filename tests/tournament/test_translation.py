@@ -157,3 +157,26 @@ def test_a_sentence_copied_as_written_is_still_untranslated():
     unit = next(u for u in st.units if len(u.english.split()) > 8)
     report = check_translations([_with_italian(st, unit.number, unit.english)], docs, terms)
     assert any(f.code == "traduzione-inglese" for f in report.findings)
+
+
+def test_an_interjection_is_not_a_negation_the_italian_must_keep():
+    """IPG 4.3: "Oh no, we're going to draw…" is an exclamation; a real negation is still checked."""
+    docs, terms = load_documents(), combined_terminology()
+    st = parse_file(TORNEI_IT_DIR / "ipg" / "4.3.md")
+    said = next(u for u in st.units if "“Oh no," in u.english)
+    italian = "Un giocatore dice «Oh no, finiremo in pareggio, è terribile per noi. Se solo ci fosse qualcosa che potessimo fare.»"
+    report = check_translations([_with_italian(st, said.number, italian)], docs, terms)
+    assert [f for f in report.findings if f.level == ERROR] == []
+    negated = next(u for u in st.units if " not excluded " in u.english)
+    assert "non sono esclusi" in negated.italian
+    positive = negated.italian.replace("non sono esclusi", "sono inclusi")
+    report = check_translations([_with_italian(st, negated.number, positive)], docs, terms)
+    assert any(f.code == "traduzione-modale" for f in report.findings)
+
+
+def test_only_an_exclamation_loses_its_no():
+    from judge.tournament.translation_checks import _compared
+
+    assert _compared(["A player says “Oh no, we lost.”"]) == "A player says “Oh, we lost.”"
+    assert _compared(["Ah no! Wait."]) == "Ah! Wait."
+    assert _compared(["Oh, no cards are revealed."]) == "Oh, no cards are revealed."
