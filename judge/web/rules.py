@@ -324,7 +324,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
         stale={d.number: stale_citations(corpus, d.number) for d in [rule, *descendants]},
         banner=translation_banner(corpus),
         permalink=render.rule_url(rule.number, external=True),
-        earlier=edition_changes.earlier_numbers(corpus, rule.number),
+        numbering=edition_changes.numbering_summary(edition_changes.earlier_numbers(corpus, rule.number)),
         last_change=edition_changes.last_change(corpus, rule.number),
     )
 
