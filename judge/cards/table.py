@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from judge.cards.index import NameIndex
 from judge.cards.names import name_key, slug
 
 CARDS_FILE = "carte.jsonl.gz"
+_POSSESSIVE = re.compile(r"[\'\u2019]s\b")
 RULINGS_FILE = "rulings.jsonl.gz"
 
 
@@ -182,7 +184,11 @@ class CardTable:
         self._rows = _Lines()
         self.skipped: list[int] = []      # line numbers (1-based) that are no card
         self._digest = hashlib.blake2b(digest_size=8)
-        self.index = NameIndex(self._read())
+        # Names the index finds beside a face's own (its English, Italian and older Italian names):
+        # row -> [(name shown, "en"|"it")], at the index positions after the face's own.
+        self.aliases: dict[int, list[tuple[str, str]]] = {}
+        self._parts: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}  # multi-part faces, while reading
+        self.index = NameIndex(self._with_aliases(list(self._read())))
         self.version = self._digest.hexdigest()
         self._rulings: dict[str, int] | None = None
         self._ruling_lines: _Lines | None = None
@@ -197,9 +203,44 @@ class CardTable:
                 self.skipped.append(lineno)
                 continue
             self._digest.update(line)
-            self._rows.add(line)
+            row = self._rows.add(line)
+            if len(face.names) > 1:
+                self._parts[row] = (face.name, face.name_it, face.names)
             yield tuple(n for n, _ in face.names_by_lang())
         self._rows.close_writing()
+
+    def _with_aliases(self, rows: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """Each row's names, then the other ways people write them (``aliases``):
+
+        - a multi-part card by its whole name, «Fire // Ice», «Brazen Borrower // Petty Theft»,
+          «Delver of Secrets // Insectile Aberration» (on its first part, the face whose page shows
+          the others), and in Italian when every part has an Italian name («Fuoco // Ghiaccio»);
+        - a possessive without its apostrophe, «Yawgmoths Will» («Yawgmoth's Will» is «yawgmoth s
+          will» as a key: the missing apostrophe is a missing word, not a typo the speller sees)."""
+        italian = {name: name_it for name, name_it, _ in self._parts.values() if name_it}
+        for row, (name, _, whole) in self._parts.items():
+            if name == whole[0]:
+                extra = [(" // ".join(whole), " // ".join(whole), "en")]
+                if all(p in italian for p in whole):
+                    it = " // ".join(italian[p] for p in whole)
+                    extra.append((it, it, "it"))
+                self._add_aliases(rows, row, extra)
+        for row, names in enumerate(rows):
+            bare = [(_POSSESSIVE.sub("s", n), n, "en" if i == 0 else "it") for i, n in enumerate(names)
+                    if _POSSESSIVE.search(n)]
+            if bare:
+                self._add_aliases(rows, row, bare)
+        del self._parts
+        return rows
+
+    def _add_aliases(self, rows: list[tuple[str, ...]], row: int, extra: list[tuple[str, str, str]]) -> None:
+        """(name the index keys, name shown, language) after the row's names."""
+        rows[row] = rows[row] + tuple(key for key, _, _ in extra)
+        self.aliases.setdefault(row, []).extend((shown, lang) for _, shown, lang in extra)
+
+    def names_of(self, row: int) -> list[tuple[str, str]]:
+        """A row's names as the index holds them, by position: the face's own, then its aliases."""
+        return self.face(row).names_by_lang() + self.aliases.get(row, [])
 
     def __len__(self) -> int:
         return len(self._rows)

@@ -126,3 +126,57 @@ def test_the_search_api_names_the_card_too(client):
     d = client.get("/api/cerca", query_string={"q": "orso grizly"}).get_json()
     assert [c["name"] for c in d["cards"]] == ["Grizzly Bears"]
     assert client.get("/api/cerca", query_string={"q": "grimorio vuoto"}).get_json()["cards"] == []
+
+
+@pytest.mark.parametrize("written, slug", [("Fire // Ice", "fire"), ("Brazen Borrower // Petty Theft", "brazen-borrower"),
+                                           ("Delver of Secrets // Insectile Aberration", "delver-of-secrets")])
+def test_a_multi_part_name_in_full_finds_its_card_everywhere(client, written, slug):
+    """Page, API, search and [[…]] (issue 37): the whole name leads to the card's first part."""
+    for base in ("/carte/", "/api/carte/"):
+        r = client.get(base + written)
+        assert r.status_code == 301 and r.headers["Location"].endswith(base + slug)
+    assert client.get("/api/carte", query_string={"q": written}).get_json()["cards"][0]["url"] == f"/carte/{slug}"
+    assert f'href="/carte/{slug}"' in client.get("/cerca", query_string={"q": written}).get_data(as_text=True)
+    api = client.post("/api/collega", json={"testo": f"[[{written}]]"}).get_json()
+    assert api["cards"][0]["url"].endswith(f"/carte/{slug}") and api["cards"][0]["exact"]
+
+
+def test_collega_offers_both_cards_of_a_shared_italian_name(client):
+    """«Distorsione Temporale» is Time Warp and Time Distortion: never one of them silently."""
+    text = "[[Distorsione Temporale]] e [[Time Warp]]"
+    api = client.post("/api/collega", json={"testo": text}).get_json()
+    shared, warp = api["cards"]
+    assert shared["name"] is None and sorted(c["name"] for c in shared["choices"]) == ["Time Distortion", "Time Warp"]
+    assert shared["url"].endswith("/carte/distorsione-temporale") and warp["name"] == "Time Warp"
+    assert client.get("/carte/distorsione-temporale").status_code == 300   # the page that offers both
+    html = client.post("/collega", data={"testo": text, "csrf_token": _token(client)}).get_data(as_text=True)
+    assert 'class="cit carta carta-ambigua" href="/carte/distorsione-temporale"' in html
+    assert "è il nome italiano di 2 carte" in html
+    assert 'href="/carte/time-distortion"' in html and 'href="/carte/time-warp"' in html
+
+
+def test_collega_copies_keep_the_card_links(client):
+    """Markdown and HTML copies (page and API) link the cards as well as the rules."""
+    text = "Il [[Tarmogoyf]] e l'[[orso grizly]] (704.5a) <b>"
+    api = client.post("/api/collega", json={"testo": text}).get_json()
+    assert api["markdown"] == ("Il [Tarmogoyf](http://localhost/carte/tarmogoyf) e l'[Orso Grizzly]"
+                               "(http://localhost/carte/grizzly-bears) ([704.5a](http://localhost/regole/704.5a)) <b>")
+    assert api["html"] == ('Il <a href="http://localhost/carte/tarmogoyf">Tarmogoyf</a> e l&#39;<a href='
+                           '"http://localhost/carte/grizzly-bears">Orso Grizzly</a> (<a href="http://localhost/regole/704.5a">'
+                           '704.5a</a>) &lt;b&gt;')
+    html = client.post("/collega", data={"testo": text, "csrf_token": _token(client)}).get_data(as_text=True)
+    copy = re.search(r'<textarea id="copia-markdown"[^>]*>(.*?)</textarea>', html, re.S).group(1)
+    assert "[Tarmogoyf](http://localhost/carte/tarmogoyf)" in copy
+
+
+def test_collega_suggests_the_edition_of_a_date_in_the_text(client):
+    """«decisione del 3 dicembre 2025»: the edition in force then was 14 November 2025."""
+    text = "Decisione del 3 dicembre 2025: si applica la 726.1."
+    api = client.post("/api/collega", json={"testo": text}).get_json()
+    assert api["suggested_edition"]["id"] == "20251114" and api["suggested_edition"]["written"] == "3 dicembre 2025"
+    html = client.post("/collega", data={"testo": text, "csrf_token": _token(client)}).get_data(as_text=True)
+    assert "Il testo porta la data «3 dicembre 2025»" in html and 'name="edizione" value="20251114"' in html
+    # Read in that edition, nothing more to suggest; a text of today suggests nothing.
+    api = client.post("/api/collega", json={"testo": text, "edizione": "20251114"}).get_json()
+    assert api["suggested_edition"] is None
+    assert client.post("/api/collega", json={"testo": "Oggi, 704.5a"}).get_json()["suggested_edition"] is None
