@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from judge.cards import types_it
+from judge.corpus import load_corpus
 from judge.engine import chars
 from judge.engine.expected import state_problems
 from judge.engine.game import ANYTIME_ACTIONS
@@ -24,9 +26,16 @@ def _pt(p) -> str:
         return f"{p.power}/{p.toughness}"
 
 
+def english_type_line(p) -> str:
+    """A permanent's type line in English, as its card prints it («Legendary Creature — Bear»)."""
+    left = " ".join(t.capitalize() for t in (*p.supertypes, *p.types))
+    return f"{left} — {' '.join(p.subtypes)}" if p.subtypes else left
+
+
 def board(game) -> dict:
     """The board: players with their permanents and the marks of their state, the stack."""
     st = game.state
+    corpus = load_corpus()
     cb = st.combat
     attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
     blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
@@ -68,9 +77,8 @@ def board(game) -> dict:
                        + " (fino alla fine del turno)")
         perms.append({
             "p": p, "pt": _pt(p) if "creature" in p.types else "",
-            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
-                     + forms.to_it(p.types, forms.TYPES_IT)
-                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
+            "types": types_it.italian_type_line(p.types, p.supertypes, p.subtypes, corpus),
+            "types_en": english_type_line(p),
             "keywords": ", ".join(k for k in kws if k), "badges": badges,
             "attacking": p.id in attacking, "blocking": p.id in blocking,
             "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
