@@ -122,7 +122,7 @@ def call(url: str, body: dict | None = None, timeout: float = 60) -> tuple[int, 
 
 def check_shared_permalinks(bases: list[str]) -> str:
     """A game made through the first server opens on every server; returns its id."""
-    from judge.engine.templates import new_scenario
+    from judge.engine.scenario.templates import new_scenario
 
     status, made = call(f"{bases[0]}/api/scenari", {"format": "judge-partita", "version": 1,
                                                     "scenario": new_scenario("two-player", title="Deploy"),

@@ -33,7 +33,7 @@ class Ctx:
         (a saved file may hold anything); one that no longer fits is asked again.
         A choice that falls on a player who has left the game is made by the next
         player in turn order (800.4h)."""
-        from judge.engine.chars import turn_order_from
+        from judge.engine.seats import turn_order_from
         from judge.engine.errors import IllegalAction
         from judge.engine.registry import DECISIONS
         st = self.s

@@ -1,7 +1,7 @@
 """Plain data classes for a game state (no behaviour beyond look-ups).
 
-The JSON form of these classes is the scenario format (see scenario.py and
-docs/scenario-format.md); ``to_dict`` here writes it, ``scenario.parse``
+The JSON form of these classes is the scenario format (see the scenario package and
+docs/scenario-format.md); ``scenario.scenario_json.to_dict`` writes it, ``scenario.parse.parse``
 reads and validates it.
 """
 

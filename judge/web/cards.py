@@ -24,7 +24,8 @@ from judge.cards.names import MAX_NAME_CHARS, name_key
 from judge.cards.rules import card_rules, keyword_name
 from judge.cards.table import CardFace, is_loaded, load_table
 from judge.corpus import load_corpus
-from judge.engine import card_defaults, terms
+from judge.engine import terms
+from judge.engine.scenario import card_defaults
 from judge.web import render
 from judge.web.cache import cached
 from judge.web.errors import error_response

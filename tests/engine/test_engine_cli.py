@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from judge.engine.cli import scenario
+from judge.engine.play.cli import scenario
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -107,7 +107,7 @@ def test_azione_and_verifica():
 
 def test_registered_in_main_cli():
     text = (Path(__file__).resolve().parents[2] / "judge" / "cli.py").read_text()
-    assert "from judge.engine.cli import scenario" in text and "main.add_command(scenario)" in text
+    assert "from judge.engine.play.cli import scenario" in text and "main.add_command(scenario)" in text
 
 
 def test_passo_says_it_did_not_save_and_sul_posto_moves_on(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from engine_helpers import RULES
 from judge.engine import Game
-from judge.engine.library import _do, check_state, verify
+from judge.engine.play.library import _do, check_state, verify
 from judge.engine.registry import SBAS, TBAS
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"

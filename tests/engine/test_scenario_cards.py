@@ -8,12 +8,12 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from judge.engine import Game, IllegalAction
-from judge.engine import scenario as sc
-from judge.engine.card_defaults import card_fields, engine_keyword
-from judge.engine.errors import ScenarioError
-from judge.engine.scenario_json import to_dict
 from judge.cards.lookup import resolve
+from judge.engine import Game, IllegalAction
+from judge.engine.errors import ScenarioError
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario.card_defaults import card_fields, engine_keyword
+from judge.engine.scenario.scenario_json import to_dict
 
 from engine_helpers import scenario
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
+from judge.engine.scenario.templates import new_scenario
 from judge.engine.state import VARIANTS
-from judge.engine.templates import new_scenario
 
 from .conftest import bear
 

@@ -73,7 +73,7 @@ def test_a_judge_override_is_kept_when_filling_and_when_saving(sim):
     perm = sim.api(resaved)["documento"]["battlefield"][0]
     assert perm["keywords"] == [] and perm["power"] == 3
     doc = sim.api(resaved)["documento"]
-    from judge.engine import scenario as sc
+    from judge.engine.scenario import parse as sc
     assert sc.parse(doc).battlefield[0].keywords == []
 
 

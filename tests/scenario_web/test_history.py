@@ -11,7 +11,7 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web import create_app
 from judge.web.simulator import history as hist
 from judge.web.simulator import play

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from judge.engine.registry import ACTIONS, RAW_EDITS
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web.simulator import actions as acts
 
 from .conftest import bear

@@ -7,7 +7,7 @@ import json
 import re
 
 from judge.engine import Game
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web import create_app
 
 from .conftest import TOKEN_RE, Sim, bear
@@ -243,7 +243,7 @@ def test_an_ability_added_in_the_builder_mid_resolution_does_not_resolve_instead
     """The builder keeps a choice asked mid-resolution (the initiative's room, 701.49b): an
     ability the judge adds to the stack there waits on top, and the venture that had started
     resolving is the one that finishes (608.2)."""
-    from judge.engine.dungeon import UNDERCITY_ROOMS
+    from judge.engine.mechanics.dungeon import UNDERCITY_ROOMS
     d = new_scenario("two-player", title="Iniziativa a metà")
     d["initiative"] = "p1"
     d["players"][0]["command"] = [{"id": "uc", "name": "Undercity", "types": ["dungeon"],

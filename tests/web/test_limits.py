@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web import create_app
 from judge.web.limits import Buckets, Rate, parse_rate
 from judge.web.serve_cli import make_server

@@ -19,12 +19,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from judge.engine import chars, terms
-from judge.engine import scenario as sc
+from judge.engine import terms
+from judge.engine.characteristics import derived
+from judge.engine.characteristics import keywords as kw
 from judge.engine.registry import ACTIONS
-from judge.engine import keywords as kw
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario.templates import PLACEHOLDER_CARD
 from judge.engine.state import CARD_TYPES, MANA, SUPERTYPES, State
-from judge.engine.templates import PLACEHOLDER_CARD
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web.simulator import forms
 
@@ -255,7 +256,7 @@ def _perm_label(p) -> str:
     extra = []
     if "creature" in p.types:
         try:
-            extra.append(f"{chars.power(p)}/{chars.toughness(p)}")
+            extra.append(f"{derived.power(p)}/{derived.toughness(p)}")
         except Exception:                       # a broken board still lists its permanents
             pass
     if p.tapped:

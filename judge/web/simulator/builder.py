@@ -8,8 +8,8 @@ import re
 from flask import current_app, redirect, render_template, request, url_for
 
 from judge.engine import ScenarioError
-from judge.engine import scenario as sc
-from judge.engine import templates
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario import templates
 from judge.engine.state import VARIANTS, ZONES
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError

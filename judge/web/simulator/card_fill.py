@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from judge.cards import lookup
-from judge.engine import card_defaults
+from judge.engine.scenario import card_defaults
 from judge.web.simulator import forms
 
 FIELDS = ("name", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "defense",

@@ -11,10 +11,10 @@ import copy
 import re
 from typing import Any, Mapping
 
-from judge.engine import keywords as kw
-from judge.engine import scenario as sc
-from judge.engine import templates
 from judge.engine import terms
+from judge.engine.characteristics import keywords as kw
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario import templates
 from judge.engine.state import CARD_LISTS, ZONES
 from judge.engine.steps import STEPS
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE

@@ -9,19 +9,20 @@ from typing import Any, Mapping
 
 from judge.cards import types_it
 from judge.corpus import load_corpus
-from judge.engine import chars
-from judge.engine.expected import state_problems
-from judge.engine.game import ANYTIME_ACTIONS
-from judge.engine.library import check_state
-from judge.engine.terms import SECTOR_IT
+from judge.engine import seats
+from judge.engine.characteristics import derived
+from judge.engine.play.game import ANYTIME_ACTIONS
+from judge.engine.play.library import check_state
+from judge.engine.scenario.expected import state_problems
 from judge.engine.state import CARD_LISTS
+from judge.engine.terms import SECTOR_IT
 from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
 
 
 def _pt(p) -> str:
     try:
-        return f"{chars.power(p)}/{chars.toughness(p)}"
+        return f"{derived.power(p)}/{derived.toughness(p)}"
     except Exception:
         return f"{p.power}/{p.toughness}"
 
@@ -90,7 +91,7 @@ def board(game) -> dict:
         players.append({"pl": pl, "active": pl.id == st.turn.active_player,
                         "perms": [x for x in perms if x["p"].controller == pl.id],
                         "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id,
-                        "planar": st.options.get("planechase") and chars.planar_controller(st) == pl.id,
+                        "planar": st.options.get("planechase") and seats.planar_controller(st) == pl.id,
                         "pool": pool, "commander_damage": cmd})
     waiting = [(t["text"], st.name_of(t["controller"])) for t in st.waiting_triggers]
     return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st}
