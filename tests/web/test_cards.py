@@ -14,12 +14,12 @@ def test_a_card_page_has_names_characteristics_keyword_links_rules_and_rulings(c
     html = r.get_data(as_text=True)
     assert "<h1" in html and "Angelo Flagellatore" in html and "Baneslayer Angel" in html
     assert "{3}{W}{W}" in html and "5/5" in html and "bianco" in html
-    # each keyword of the English text links to its rule, with the rule's text on hover
-    links = dict(re.findall(r'<a class="cit" href="/regole/([\d.]+)" title="[^"]+">(Flying|first strike|lifelink)</a>', html))
+    # each keyword of the English text links to its rule, with the rule's preview (anteprime.js)
+    links = dict(re.findall(r'<a class="cit" href="/regole/([\d.]+)" data-anteprima="[\d.]+">(Flying|first strike|lifelink)</a>', html))
     assert links == {"702.9": "Flying", "702.7": "first strike", "702.15": "lifelink"}
     assert 'href="/regole/702.16"' in html and "non automatizzata" in html
     assert 'href="/regole/302"' in html and 'href="/regole/208.1"' in html
-    assert "2009-10-01" in html and "Sentenze ufficiali" in html
+    assert '<time datetime="2009-10-01" lang="it">1 ottobre 2009</time>' in html and "Sentenze ufficiali" in html
     assert "si fermano a novembre 2018" in html and "Oracle del 2018" in html
     assert len(r.data) < 150_000
 
@@ -180,3 +180,17 @@ def test_collega_suggests_the_edition_of_a_date_in_the_text(client):
     api = client.post("/api/collega", json={"testo": text, "edizione": "20251114"}).get_json()
     assert api["suggested_edition"] is None
     assert client.post("/api/collega", json={"testo": "Oggi, 704.5a"}).get_json()["suggested_edition"] is None
+
+
+def test_card_page_in_italian_with_the_english_beside(client):
+    """Type line and subtypes in Italian with the English beside, ruling dates in Italian, keyword links
+    that preview like any rule link (data-anteprima: static/js/anteprime.js)."""
+    body = client.get("/carte/serra-angel").get_data(as_text=True)
+    assert '<dt>Tipo</dt><dd>Creatura — Angelo <span class="en" lang="en">(Creature — Angel)</span></dd>' in body
+    assert '<a class="cit" href="/regole/702.9" data-anteprima="702.9">Flying</a>' in body
+    body = client.get("/carte/tarmogoyf").get_data(as_text=True)
+    assert '<time datetime="2017-03-14" lang="it">14 marzo 2017</time>' in body
+    api = client.get("/api/carte/thalia-guardian-of-thraben").get_json()
+    assert api["type_line"] == "Legendary Creature — Human Soldier"
+    assert api["type_line_it"] == "Creatura Leggendaria — Umano Soldato"
+    assert client.get("/api/carte", query_string={"q": "orso grizzly"}).get_json()["cards"][0]["type_line_it"] == "Creatura — Orso"
