@@ -242,7 +242,7 @@
     if (direct && byNumber.has(direct[1].toLowerCase())) { location.replace(ruleUrl(direct[1].toLowerCase())); return; }
     var found = window.judgeRicercaOffline.search(ix, query);
     out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length ? found.length + " regole trovate (senza rete)" : "Nessuna regola trovata per «" + query + "» nella copia offline." }));
-    var ol = el("ol", { class: "risultati", id: "risultati" });
+    var ol = el("ol", { class: "risultati", id: "risultati", tabindex: "-1" });
     found.slice(0, 20).forEach(function (n) {
       var r = byNumber.get(n), t = r.it || r.en, section = r.k === "regola" || r.k === "sottoregola" ? byNumber.get(n.split(".")[0]) : null;
       // A section's or chapter's title is a name, not a text with a label (cerca.html does the same).
