@@ -15,7 +15,6 @@ that cannot be read is skipped here and reported by ``judge verifica`` (judge.ca
 
 from __future__ import annotations
 
-import datetime as dt
 import gzip
 import hashlib
 import json
@@ -42,14 +41,6 @@ RULINGS_FILE = "rulings.jsonl.gz"
 class Ruling:
     date: str        # YYYY-MM-DD
     text: str
-
-    @property
-    def day(self) -> dt.date | None:
-        """The date as a date (pages write it in Italian), None when the table's is no date."""
-        try:
-            return dt.date.fromisoformat(self.date)
-        except ValueError:
-            return None
 
 
 @dataclass(frozen=True)

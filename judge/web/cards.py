@@ -13,6 +13,7 @@ shown with its English one, texts are 2018 Oracle wording, rulings stop in Novem
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
 
@@ -114,6 +115,15 @@ def linked_text(face: CardFace) -> Markup:
         pos = m.end()
     out.append(str(escape(text[pos:])))
     return Markup("".join(out).replace("\n", "<br>\n"))
+
+
+@bp.app_template_filter("data_iso")
+def iso_date_it(value: str | None) -> str:
+    """«1993-08-05» as «5 agosto 1993» (the table's dates are ISO); anything else as it is."""
+    try:
+        return render.date_it(dt.date.fromisoformat(value or ""))
+    except ValueError:
+        return value or ""
 
 
 @bp.app_template_filter("tipo_italiano")

@@ -13,6 +13,7 @@ def test_a_card_page_has_names_characteristics_keyword_links_rules_and_rulings(c
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert "<h1" in html and "Angelo Flagellatore" in html and "Baneslayer Angel" in html
+    assert re.search(r"Prima stampa</dt><dd>[^<]*\(\w+, \d{1,2} [a-z]+ \d{4}\)</dd>", html)  # dates in Italian
     assert "{3}{W}{W}" in html and "5/5" in html and "bianco" in html
     # each keyword of the English text links to its rule, with the rule's preview (anteprime.js)
     links = dict(re.findall(r'<a class="cit" href="/regole/([\d.]+)" data-anteprima="[\d.]+">(Flying|first strike|lifelink)</a>', html))
