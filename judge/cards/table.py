@@ -15,10 +15,12 @@ that cannot be read is skipped here and reported by ``judge verifica`` (judge.ca
 
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import json
 import os
+import pickle
 import re
 import tempfile
 import threading
@@ -29,10 +31,12 @@ from typing import Any
 
 from array import array
 
+from judge import build_cache
 from judge.cards.index import NameIndex
 from judge.cards.names import name_key, slug
 
 CARDS_FILE = "carte.jsonl.gz"
+CACHED_LINES, CACHED_INDEX = "righe.jsonl", "indice.pickle"  # in the build cache (CardTable._load)
 _POSSESSIVE = re.compile(r"[\'\u2019]s\b")
 RULINGS_FILE = "rulings.jsonl.gz"
 
@@ -153,6 +157,20 @@ class _Lines:
         if self._file is not None:
             self._file.flush()
 
+    @classmethod
+    def reading(cls, path: Path, offsets: array) -> "_Lines":
+        """Lines already written to ``path`` (the build cache's copy), read back by offset."""
+        lines = cls.__new__(cls)
+        lines.offsets, lines._memory, lines._pending = offsets, None, []
+        lines._file = open(path, "rb")
+        return lines
+
+    def save(self, path: Path) -> None:
+        """Every line, one after the other, into ``path`` (what ``reading`` reads)."""
+        with open(path, "wb") as out:
+            for i in range(len(self)):
+                out.write(self[i])
+
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
@@ -181,18 +199,63 @@ class CardTable:
         self.directory = Path(directory)
         self.path = self.directory / CARDS_FILE
         self.rulings_path = self.directory / RULINGS_FILE
-        self._rows = _Lines()
         self.skipped: list[int] = []      # line numbers (1-based) that are no card
-        self._digest = hashlib.blake2b(digest_size=8)
         # Names the index finds beside a face's own (its English, Italian and older Italian names):
         # row -> [(name shown, "en"|"it")], at the index positions after the face's own.
         self.aliases: dict[int, list[tuple[str, str]]] = {}
-        self._parts: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}  # multi-part faces, while reading
-        self.index = NameIndex(self._with_aliases(list(self._read())))
-        self.version = self._digest.hexdigest()
         self._rulings: dict[str, int] | None = None
         self._ruling_lines: _Lines | None = None
         self._lock = threading.Lock()
+        self._load()
+
+    def _load(self) -> None:
+        """The lines and the names index: from the build cache (judge/build_cache.py: the index
+        pickled, the lines decompressed, a fraction of a second) or built from the table's file
+        (seconds: every line decoded, 28,000 words indexed for typos) and kept there for the next
+        start. The key is the table's bytes and the code that reads it."""
+        key = build_cache.digest(build_cache.code_digest("cards", "search"), build_cache.file_digest(self.path))
+        built = False
+
+        def build_into(folder: Path) -> None:
+            nonlocal built
+            self._build()
+            built = True
+            self._rows.save(folder / CACHED_LINES)
+            with open(folder / CACHED_INDEX, "wb") as fh:
+                pickle.dump({"index": self.index, "offsets": self._rows.offsets, "aliases": self.aliases,
+                             "skipped": self.skipped, "version": self.version}, fh, protocol=build_cache.PROTOCOL)
+
+        with build_cache.directory("carte", key, build_into, "indice delle carte",
+                                   ready=lambda p: (p / CACHED_INDEX).exists(), keep=2) as folder:
+            if built:
+                return
+            if folder is None or not self._restore(folder):
+                self._build()
+
+    def _restore(self, folder: Path) -> bool:
+        """What ``_load`` kept in ``folder``; False when it cannot be read (then it is built)."""
+        enabled = gc.isenabled()
+        gc.disable()  # many small objects: no collection while they load
+        try:
+            with open(folder / CACHED_INDEX, "rb") as fh:
+                state = pickle.load(fh)
+            self._rows = _Lines.reading(folder / CACHED_LINES, state["offsets"])
+        except Exception:  # a truncated or older entry: build instead
+            return False
+        finally:
+            if enabled:
+                gc.enable()
+        self.index, self.aliases, self.skipped, self.version = (state["index"], state["aliases"], state["skipped"],
+                                                                state["version"])
+        return True
+
+    def _build(self) -> None:
+        self._rows = _Lines()
+        self.skipped = []
+        self._digest = hashlib.blake2b(digest_size=8)
+        self._parts: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}  # multi-part faces, while reading
+        self.index = NameIndex(self._with_aliases(list(self._read())))
+        self.version = self._digest.hexdigest()
 
     def _read(self):
         """Each face's names, in row order, as the lines are stored (for the index)."""
