@@ -22,6 +22,7 @@ import json
 import os
 import pickle
 import re
+import sys
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -213,7 +214,7 @@ class CardTable:
         pickled, the lines decompressed, a fraction of a second) or built from the table's file
         (seconds: every line decoded, 28,000 words indexed for typos) and kept there for the next
         start. The key is the table's bytes and the code that reads it."""
-        key = build_cache.digest(build_cache.code_digest("cards", "search"), build_cache.file_digest(self.path))
+        key = cache_key(self.directory)
         built = False
 
         def build_into(folder: Path) -> None:
@@ -380,6 +381,20 @@ def default_directory() -> Path:
     return Path(env) if env else CARDS_DIR
 
 
+def cache_key(directory: Path) -> str:
+    """The build cache's key of a table: its bytes and the code that reads it."""
+    return build_cache.digest(build_cache.code_digest("cards", "search"), build_cache.file_digest(directory / CARDS_FILE))
+
+
+def in_cache(directory: Path | None = None) -> bool:
+    """Whether the build cache holds the index of this table (a start then reads it at once)."""
+    path = Path(directory or default_directory()).resolve()
+    try:
+        return build_cache.has("carte", cache_key(path))
+    except OSError:  # no table
+        return True
+
+
 def load_table(directory: Path | None = None) -> CardTable:
     """The table of ``directory`` (default: ``default_directory()``), read once per process.
     ``FileNotFoundError`` when the folder has no table."""
@@ -407,3 +422,10 @@ def _give_back_memory() -> None:
 
 def is_loaded(directory: Path | None = None) -> bool:
     return Path(directory or default_directory()).resolve() in _tables
+
+
+if __name__ == "__main__":  # python -m judge.cards.table [FOLDER]: build_cache.build_beside's process
+    try:
+        load_table(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
+    except OSError:
+        pass
