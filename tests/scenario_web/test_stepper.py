@@ -149,7 +149,9 @@ def test_permalink_survives_a_restart(tmp_path, library_dir):
     app2 = create_app({"INSTANCE_PATH": str(inst), "TESTING": True, "SCENARIO_LIBRARY": str(library_dir)})
     after = app2.test_client().get(g)
     assert after.status_code == 200
-    strip = lambda h: re.sub(r'name="csrf_token" value="[^"]+"', "", h)     # noqa: E731
+    # (the token, and where «Avanza fino a» points: this browser's last choice, not the game's)
+    strip = lambda h: re.sub(r'<select id="sc-fino-a".*?</select>', "", re.sub(r'name="csrf_token" value="[^"]+"', "", h),  # noqa: E731
+                             flags=re.S)
     assert strip(after.get_data(as_text=True)) == strip(before)
 
 
@@ -302,3 +304,23 @@ def test_avanza_fino_a_a_step_the_turn_does_not_have_stops_at_its_end(sim, clien
         {"format": "judge-partita", "version": 1, "scenario": new_scenario(),
          "actions": [{"type": "step_to", "step": "end", "turn_end": "sì"}]})})
     assert r.status_code == 422 and "atteso un booleano" in r.get_data(as_text=True)
+
+
+def test_avanza_fino_a_keeps_the_judges_choice_after_any_action(sim):
+    """«Avanza fino a» points where the judge last chose, after a step, a judge action, a decision."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    chosen = lambda html: re.search(r'<select id="sc-fino-a".*?<option value="(\w+)" selected', html, re.S).group(1)  # noqa: E731
+    assert chosen(sim.page(g)) == "cleanup"                        # nothing chosen yet: the end of the turn
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    assert chosen(sim.page(g)) == "declare_attackers"
+    g = sim.act(g, azione="predefinita")                          # a decision (no attackers)
+    g = sim.act(g, azione="giudice", nome="gain_life", **{"p.player": "p1", "p.amount": "2"})
+    assert chosen(sim.page(g)) == "declare_attackers"
+
+
+def test_the_answer_of_a_shared_question_links_its_rules(sim):
+    d = full_hand_scenario()
+    d["question"], d["answer"] = "Chi scarta?", "Alice scarta fino a sette carte (514.1, vedi anche 402.2)."
+    html = sim.page(sim.upload({"format": "judge-partita", "version": 1, "scenario": d}))
+    answer = re.search(r'<summary>Mostra la risposta</summary>\s*<p>(.*?)</p>', html, re.S).group(1)
+    assert 'href="/regole/514.1"' in answer and 'href="/regole/402.2"' in answer
