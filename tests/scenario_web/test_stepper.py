@@ -215,7 +215,7 @@ def test_blockers_and_damage_assignment_from_the_form(sim):
     assert r.status_code == 422 and "atteso un intero non negativo" in r.get_data(as_text=True)
     g = sim.act(g, azione="decidi", **{"dmg-0-0": "2", "dmg-0-1": "3", "dmg-0-2": "0"})
     entries = log_entries(sim.page(g))
-    assert any("Wurm assegna 2 a Muro A, 3 a Muro B" in e and "510.1" in e for e in entries)
+    assert any("Wurm assegna 2 danni a Muro A e 3 danni a Muro B" in e and "510.1" in e for e in entries)
     assert any("Muro A" in e and "704.5g" in e for e in entries)          # destroyed: lethal damage
 
 
@@ -324,3 +324,31 @@ def test_the_answer_of_a_shared_question_links_its_rules(sim):
     html = sim.page(sim.upload({"format": "judge-partita", "version": 1, "scenario": d}))
     answer = re.search(r'<summary>Mostra la risposta</summary>\s*<p>(.*?)</p>', html, re.S).group(1)
     assert 'href="/regole/514.1"' in answer and 'href="/regole/402.2"' in answer
+
+
+def test_decisions_say_why_with_linked_rules(sim):
+    """Who cannot block whom, and the lethal figure of deathtouch, each with its rules as links."""
+    d = new_scenario("two-player", title="Falco e serpe")
+    d["battlefield"] = [
+        {"id": "f", "name": "Falco", "types": ["creature"], "power": 1, "toughness": 1, "controller": "p1",
+         "keywords": ["flying"]},
+        {"id": "s", "name": "Serpe", "types": ["creature"], "power": 3, "toughness": 1, "controller": "p1",
+         "keywords": ["deathtouch", "trample"]},
+        {"id": "o", "name": "Orso", "types": ["creature"], "power": 2, "toughness": 4, "controller": "p2"},
+        {"id": "o2", "name": "Orso", "types": ["creature"], "power": 2, "toughness": 2, "controller": "p1"},
+    ]
+    d["turn"] = {"number": 2, "active_player": "p1", "step": "beginning_of_combat"}
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": d})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    creatures = re.findall(r'<label for="sc-(att-\d)">(\w+)', html)
+    g = sim.act(g, azione="decidi", **{k: "p2" for k, name in creatures if name in ("Falco", "Serpe")})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    hint = re.search(r'<p class="sc-hint">Orso di Bruno non può bloccare (.*?)</p>', html, re.S).group(1)
+    assert "Falco" in hint and 'href="/regole/702.9b"' in hint and 'href="/regole/509.1b"' in hint
+    g = sim.act(g, azione="decidi", **{"blk-0": "s"})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    label = re.search(r'<label for="sc-dmg-0-0">(.*?)</label>', html, re.S).group(1)
+    assert "letale: 1, Serpe ha tocco letale" in label and 'href="/regole/702.2c"' in label

@@ -103,6 +103,7 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
     lesson = views.lesson(game, doc.get("scenario") or {})
     rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
                    | set((game.pending or {}).get("rules", []))
+                   | views.decision_rules(game.pending)
                    | set(error.rules if error else [])
                    | set((game.result or {}).get("rules", []))
                    | set(lesson["rules"] if lesson else []))
@@ -122,7 +123,7 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
         permalink=url_for("scenario.partita", ident=ident, _external=True),
         zones=forms.ZONES_IT, result=game.result, judge=judge, lesson=lesson,
         last=last, last_events=LAST_EVENTS,
-        judge_labels={i: play.describe(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
+        judge_labels={i: play.log_label(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
         full_log=request.args.get("registro") == "completo", goto=_goto(),
     ), status
 

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from judge.cards import types_it
 from judge.corpus import load_corpus
-from judge.engine import seats
+from judge.engine import italian, seats
 from judge.engine.characteristics import derived
 from judge.engine.play.game import ANYTIME_ACTIONS
 from judge.engine.play.library import check_state
@@ -102,13 +102,21 @@ def decision_view(game) -> dict | None:
     if p is None:
         return None
     st = game.state
+    # Names as the log writes them: a permanent whose name another shares, with its controller.
+    labels = italian.battlefield_labels(st)
     names = {}
-    for o in (p.get("options") or {}).get("creatures") or []:
+    options = p.get("options") or {}
+    for o in options.get("creatures") or []:
+        names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
         for key in ("targets", "can_block", "recipients"):
             for t in o.get(key) or []:
-                names[t] = st.name_of(t)
-    for o in (p.get("options") or {}).get("attackers") or []:
-        names[o["id"]] = st.name_of(o["id"])
+                names[t] = labels.get(t, st.name_of(t))
+    for key in ("attackers", "cannot_block", "cannot_attack"):
+        for o in options.get(key) or []:
+            names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
+    for o in options.get("creatures") or []:
+        for x in o.get("cannot_block") or []:
+            names[x["id"]] = labels.get(x["id"], st.name_of(x["id"]))
     return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
             "default_json": json.dumps(p.get("default"), ensure_ascii=False),
             "sectors": SECTOR_IT}
@@ -286,3 +294,23 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
         lines.append("In pila, dal fondo alla cima: " + (", ".join(f"«{t}»" for t in exp["stack"])
                                                         or "niente"))
     return lines
+
+
+def decision_rules(pending: dict | None) -> set[str]:
+    """Every rule number a pending decision's options cite (``"rules": [...]`` at any depth): the
+    page links them with their previews."""
+    found: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "rules" and isinstance(v, list):
+                    found.update(r for r in v if isinstance(r, str))
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk((pending or {}).get("options"))
+    return found
