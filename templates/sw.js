@@ -14,7 +14,7 @@ const CACHE = "judge-" + CONFIG.versione;
 const META = "/offline/versione-copia";
 const NETWORK_TIMEOUT_MS = 5000;
 // Pages worth keeping when opened: the rules and the references a reader may want again offline.
-const KEPT = /^\/(?:$|regole\/|cerca$|glossario|indice-analitico|turno$|edizioni$|[1-9])/;
+const KEPT = /^\/(?:$|regole\/|cerca$|glossario|indice-analitico|turno$|edizioni$|[1-9]|mtr|ipg|jar|tornei$)/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {

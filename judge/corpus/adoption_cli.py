@@ -153,18 +153,24 @@ def adotta(root: Path, edizione_id: str, prova: bool) -> None:
 @edizione.command("controlla")
 @click.option("--pagina", envvar="JUDGE_RULES_PAGE", default=None,
               help="Indirizzo della pagina ufficiale delle regole (predefinito: JUDGE_RULES_PAGE o quella di Wizards).")
+@click.option("--pagina-documenti", "documents_page", envvar="JUDGE_DOCUMENTS_PAGE", default=None,
+              help="Pagina dei documenti dei tornei (MTR, IPG, JAR); predefinita: JUDGE_DOCUMENTS_PAGE, altrimenti "
+                   "la stessa di --pagina se indicata, altrimenti quella di Wizards.")
 @click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa per ogni richiesta.")
 @click.pass_obj
-def controlla(root: Path, pagina: str | None, timeout: float) -> None:
+def controlla(root: Path, pagina: str | None, documents_page: str | None, timeout: float) -> None:
     """Per un job quotidiano: cerca sulla pagina ufficiale il file TXT del Regolamento; se è
     un'edizione che il progetto non ha (o il file ufficiale di una copia non verificata), lo
-    scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione. Non cambia l'edizione
-    in vigore. Esce con 0 se non c'è niente di nuovo, 3 se c'è un file nuovo, 1 in caso di errore."""
+    scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione; lo stesso per i file
+    dell'MTR, dell'IPG e di JAR (in tornei_en/in-arrivo/). Non cambia l'edizione in vigore. Esce
+    con 0 se non c'è niente di nuovo, 3 se c'è un file nuovo, 1 in caso di errore."""
     from judge.corpus.adoption import needs
     from judge.corpus.edition_watch import DEFAULT_PAGE, WatchError, check_for_edition
     from judge.corpus.rules_en import parse_edition
+    from judge.tournament.cli import watch_documents
 
     page = pagina or DEFAULT_PAGE
+    documents_new = watch_documents(root, documents_page or pagina, timeout)
     try:
         report = check_for_edition(root / "rules_en", page, timeout)
     except WatchError as exc:
@@ -172,7 +178,7 @@ def controlla(root: Path, pagina: str | None, timeout: float) -> None:
     click.echo(f"{page}: {report.url} (edizione {report.edition}, {report.size} byte, sha256 {report.sha256}).")
     if report.status == "nessuna novità":
         click.echo("Nessuna novità: il progetto ha già questa edizione.")
-        sys.exit(0)
+        sys.exit(3 if documents_new else 0)
     corpus = _load(root)
     staged = parse_edition(report.staged)
     editions = [e for e in corpus.editions if e.id != staged.id] + [staged]

@@ -18,6 +18,7 @@ from judge.corpus import load_corpus
 from judge.web.errors import error_response
 from judge.web.linker import link_report
 from judge.web.previews import allow_any_origin, preview_payload
+from judge.web.tournament_citations import document_preview
 
 bp = Blueprint("embed", __name__)
 bp.after_request(allow_any_origin)
@@ -64,6 +65,11 @@ def citazioni():
         report = link_report(text, corpus, external=True)
         spans = []
         for s in report.spans:
+            if s.get("documento"):  # «IPG 2.1»: a tournament document's section (judge/web/tournament.py)
+                spans.append({"inizio": _utf16(text, s["start"]), "fine": _utf16(text, s["end"]), "testo": s["text"],
+                              "numero": s["citazione"], "url": s["url"]})
+                rules.setdefault(s["citazione"], document_preview(s["citazione"]))
+                continue
             target = next((x["now"] for x in s["numbers"] if x["now"]), None)
             if target is None:
                 continue  # a number with no rule in force: left as text, never a dead link

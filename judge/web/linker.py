@@ -15,9 +15,11 @@ from judge.corpus.citations import find_citations
 from judge.corpus.pinned import homonym_notice, known, resolve
 from judge.corpus import text_dates
 from judge.corpus.rules_en import Edition
+from judge.tournament.citations import merge_spans
 from judge.web import card_links, render
 from judge.web.changes import read_edition
 from judge.web.security import CSRF_KEPT, CsrfError
+from judge.web.tournament_citations import document_spans, link_with_documents
 
 bp = Blueprint("linker", __name__)
 
@@ -44,6 +46,7 @@ class LinkReport:
     rules: list[Rule] = field(default_factory=list)  # cited rules in force, in order of first citation
     unknown: list[str] = field(default_factory=list)  # cited numbers with no rule in force
     notices: list[str] = field(default_factory=list)  # what moved, changed, no longer exists or meant another rule
+    documents: list[str] = field(default_factory=list)  # tournament sections cited («IPG 2.1»), in order
 
 
 def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edition | None = None) -> LinkReport:
@@ -77,6 +80,9 @@ def link_report(text: str, corpus: Corpus, external: bool = False, edition: Edit
             "numbers": numbers,
             "url": render.rule_url(target, external=external) if target else None,
         })
+    # The tournament documents' citations («IPG 2.1», «MTR 4.2»), beside the rules'.
+    report.spans = merge_spans(report.spans, document_spans(text, external))
+    report.documents = list(dict.fromkeys(s["citazione"] for s in report.spans if s.get("documento")))
     report.rules = [corpus.rules[n] for n in seen]
     report.unknown = list(unknown)
     report.notices = list(notices)
@@ -152,8 +158,8 @@ def _result(corpus: Corpus, text: str, edition: Edition | None, short: str | Non
     """The linked text, its citations and the cards it names in double square brackets."""
     report = link_report(text, corpus, external=True, edition=edition)
     cards = card_links.mentions(text)
-    return _page(corpus, text=text, report=report, edition=edition, short=short, cards=cards,
-                 linked=card_links.link_text(text, corpus, edition=edition, found=cards),
+    linked = link_with_documents(text, lambda part: card_links.link_text(part, corpus, edition=edition))
+    return _page(corpus, text=text, report=report, edition=edition, short=short, cards=cards, linked=linked,
                  hint=edition_hint(text, corpus, edition))
 
 

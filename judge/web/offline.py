@@ -222,7 +222,8 @@ def data(kind: str, ident: str):
 # -- what the service worker keeps -------------------------------------------------------------------------
 
 STATIC_FILES = ("style.css", "favicon.svg", "icone/judge-192.png", "icone/judge-512.png", "js/lingue.js",
-                "js/site.js", "js/anteprime.js", "js/radici.js", "js/ricerca-offline.js", "js/offline.js")
+                "js/site.js", "js/anteprime.js", "js/radici.js", "js/ricerca-offline.js", "js/offline.js",
+                "js/tornei-offline.js")
 # What a page that needs the network answers offline, by the start of its path (the simulator's
 # permalinks /s/…, the linker's /c/…): the page kept for it.
 NEEDS_NETWORK = {"carte": ("/carte",), "simulatore": ("/simulatore", "/s/"), "collega": ("/collega", "/c/")}
@@ -249,12 +250,18 @@ def offline_pages() -> list[str]:
     for endpoint, values in wanted:
         if endpoint in current_app.view_functions:
             pages.append(url_for(endpoint, **values))
+    if "tornei.documents" in current_app.view_functions:  # the tournament documents, every section
+        from judge.web.tournament import offline_pages as tournament_pages
+
+        pages += tournament_pages()
     return list(dict.fromkeys(pages))
 
 
 def precache_list(corpus: Corpus) -> list[str]:
+    from judge.web.tournament import offline_data_url
+
     return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
-            url_for("offline.manifest"), *(data_url(kind, corpus) for kind in KINDS)]
+            url_for("offline.manifest"), *(data_url(kind, corpus) for kind in KINDS), offline_data_url()]
 
 
 @bp.get("/offline/stato")
@@ -324,8 +331,10 @@ def regola():
 @bp.get("/offline/cerca")
 def cerca():
     corpus = load_corpus()
+    from judge.web.tournament import offline_data_url
+
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
-                           indice=data_url("ricerca", corpus))
+                           indice=data_url("ricerca", corpus), tornei=offline_data_url())
 
 
 @bp.get("/offline/glossario")

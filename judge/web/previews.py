@@ -14,6 +14,7 @@ from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import render
 from judge.web.cache import cached
 from judge.web.errors import error_response
+from judge.web.tournament_citations import document_preview
 
 bp = Blueprint("previews", __name__)
 
@@ -75,6 +76,8 @@ bp.after_request(allow_any_origin)
 def anteprima(numero: str):
     corpus = load_corpus()
     rule = corpus.get((numero or "").strip()[:20])
+    if rule is None and (document := document_preview((numero or "")[:20])):
+        return jsonify(document)  # «IPG 2.1», «JAR»: a tournament document's section
     if rule is None:
         return error_response(404, f"La regola «{numero[:20]}» non esiste nell'edizione in vigore.")
     return jsonify(preview_payload(corpus, rule))
