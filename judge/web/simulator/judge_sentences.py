@@ -23,17 +23,22 @@ def _count(n: int | None, one: str, many: str) -> str:
     return f"1 {one}" if n == 1 else f"{n} {many}"
 
 
+def _to_player(verb: str, key: str, one: str, many: str) -> Callable[[dict, Callable[[Any], str]], str]:
+    """«Il giudice fa <verb> N <things> a <player>.»"""
+    return lambda p, n: f"Il giudice fa {verb} {_count(_int(p.get(key, 1)), one, many)} a {n(p.get('player'))}."
+
+
 SENTENCES: dict[str, Callable[[dict, Callable[[Any], str]], str | None]] = {
     "deal_damage": lambda p, n: (f"Il giudice fa infliggere {danni(_int(p.get('amount')) or 0)} a {n(p.get('target'))}"
                                  + (f" da {n(p['source'])}" if p.get("source") else "")
                                  + (" come danno da combattimento" if p.get("combat") else "") + "."),
-    "gain_life": lambda p, n: f"Il giudice fa guadagnare {_count(_int(p.get('amount')), 'punto vita', 'punti vita')} a {n(p.get('player'))}.",
-    "lose_life": lambda p, n: f"Il giudice fa perdere {_count(_int(p.get('amount')), 'punto vita', 'punti vita')} a {n(p.get('player'))}.",
-    "pay_life": lambda p, n: f"Il giudice fa pagare {_count(_int(p.get('amount')), 'punto vita', 'punti vita')} a {n(p.get('player'))}.",
+    "gain_life": _to_player("guadagnare", "amount", "punto vita", "punti vita"),
+    "lose_life": _to_player("perdere", "amount", "punto vita", "punti vita"),
+    "pay_life": _to_player("pagare", "amount", "punto vita", "punti vita"),
     "set_life": lambda p, n: f"Il giudice porta i punti vita di {n(p.get('player'))} a {p.get('value')}.",
-    "draw": lambda p, n: f"Il giudice fa pescare {_count(_int(p.get('count', 1)), 'carta', 'carte')} a {n(p.get('player'))}.",
+    "draw": _to_player("pescare", "count", "carta", "carte"),
     "each_player_draws": lambda p, n: f"Il giudice fa pescare {_count(_int(p.get('count', 1)), 'carta', 'carte')} a ogni giocatore.",
-    "mill": lambda p, n: f"Il giudice fa macinare {_count(_int(p.get('count', 1)), 'carta', 'carte')} a {n(p.get('player'))}.",
+    "mill": _to_player("macinare", "count", "carta", "carte"),
     "shuffle": lambda p, n: f"Il giudice fa rimescolare il grimorio a {n(p.get('player'))}.",
     "tap": lambda p, n: f"Il giudice {terms.verb('tap')} {n(p.get('object'))}.",
     "untap": lambda p, n: f"Il giudice {terms.verb('untap')} {n(p.get('object'))}.",
