@@ -281,6 +281,11 @@ class CardTable:
           the others), and in Italian when every part has an Italian name («Fuoco // Ghiaccio»);
         - a possessive without its apostrophe, «Yawgmoths Will» («Yawgmoth's Will» is «yawgmoth s
           will» as a key: the missing apostrophe is a missing word, not a typo the speller sees)."""
+        for row, names in enumerate(rows):  # the face's own names only (position 0 is the English)
+            bare = [(_POSSESSIVE.sub("s", n), n, "en" if i == 0 else "it") for i, n in enumerate(names)
+                    if _POSSESSIVE.search(n)]
+            if bare:
+                self._add_aliases(rows, row, bare)
         italian = {name: name_it for name, name_it, _ in self._parts.values() if name_it}
         for row, (name, _, whole) in self._parts.items():
             if name == whole[0]:
@@ -289,11 +294,6 @@ class CardTable:
                     it = " // ".join(italian[p] for p in whole)
                     extra.append((it, it, "it"))
                 self._add_aliases(rows, row, extra)
-        for row, names in enumerate(rows):
-            bare = [(_POSSESSIVE.sub("s", n), n, "en" if i == 0 else "it") for i, n in enumerate(names)
-                    if _POSSESSIVE.search(n)]
-            if bare:
-                self._add_aliases(rows, row, bare)
         del self._parts
         return rows
 

@@ -18,19 +18,16 @@ class Ctx:
         self.s = state
         self.events: list[Event] = []
         self.phased_in: list | None = None   # phased-in permanents during one SBA check
-        self._labels: dict[str, str] = {}     # permanents' names in sentences (italian.py)
+        self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
         # The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
         # name with their controller (a permanent that just left keeps its last name), «ad»,
         # articulated prepositions.
-        for oid, label in italian.battlefield_labels(self.s).items():
-            # never less precise within one operation: a permanent whose namesakes died in the same
-            # event keeps «di Bruno» in the sentences that follow
-            if oid not in self._labels or " di " in label:
-                self._labels[oid] = label
-        text = italian.tidy(italian.with_labels(text, objects, self._labels, self.s))
+        if objects:
+            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
+        text = italian.tidy(text)
         ev = Event(rules=list(rules), text=text, kind=kind, objects=list(objects),
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)

@@ -17,6 +17,7 @@ Every event's text passes through here once, when it is emitted (judge/engine/co
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 
 _ARTICLES = {"Il": "il", "Lo": "lo", "La": "la", "I": "i", "Gli": "gli", "Le": "le"}
 _JOINED = {
@@ -27,6 +28,7 @@ _JOINED = {
     "in": {"il": "nel", "lo": "nello", "la": "nella", "i": "nei", "gli": "negli", "le": "nelle", "l'": "nell'"},
 }
 _PREPOSITION_ARTICLE = re.compile(r"\b(di|a|ad|da|su|in) (Il|Lo|La|I|Gli|Le) (?=[A-ZÀ-Ý])|\b(di|a|ad|da|su|in) L['’](?=[A-ZÀ-Ý])")
+_ID, _NAME, _CONTROLLER = attrgetter("id"), attrgetter("name"), attrgetter("controller")
 _AD = re.compile(r"(?<![\w'’])a (?=[aAàÀ])")
 _ED = re.compile(r"(?<![\w'’])e (?=[eEèÈéÉ])")
 
@@ -68,19 +70,42 @@ def triggered(text: str, controller: str) -> str:
 def battlefield_labels(st) -> dict[str, str]:
     """Every permanent's name as a sentence writes it: its controller beside a name other
     permanents share, and a number beside a name its controller has twice."""
-    by_name: dict[str, list] = {}
+    by_name: dict[str, dict[str, list]] = {}  # name -> controller -> permanents, in battlefield order
     for p in st.battlefield:
-        by_name.setdefault(p.name, []).append(p)
+        by_name.setdefault(p.name, {}).setdefault(p.controller, []).append(p)
     out: dict[str, str] = {}
-    for name, same in by_name.items():
-        if len(same) == 1:
-            out[same[0].id] = name
+    for name, by_controller in by_name.items():
+        if len(by_controller) == 1 and len(next(iter(by_controller.values()))) == 1:
+            p = next(iter(by_controller.values()))[0]
+            out[p.id] = name
             continue
-        for p in same:
-            mine = [q for q in same if q.controller == p.controller]
-            number = f" ({mine.index(p) + 1})" if len(mine) > 1 else ""
-            out[p.id] = f"{name}{number} di {st.name_of(p.controller)}"
+        for controller, mine in by_controller.items():
+            who = st.name_of(controller)
+            for k, p in enumerate(mine, 1):
+                out[p.id] = f"{name}{f' ({k})' if len(mine) > 1 else ''} di {who}"
     return out
+
+
+class Namer:
+    """The names an operation's sentences give permanents (one per game operation, context.py):
+    the board's labels are computed again only when its permanents, their names or controllers
+    change (three C-level passes tell; a step of a board of 800 permanents emits hundreds of events),
+    and a permanent that leaves keeps the most precise name it had («Orso Grizzly (2) di Bruno» in the
+    sentence that says it died with its namesakes)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, str] = {}
+        self._key: tuple | None = None
+
+    def labels(self, st) -> dict[str, str]:
+        bf = st.battlefield
+        key = (tuple(map(_ID, bf)), tuple(map(_NAME, bf)), tuple(map(_CONTROLLER, bf)))
+        if key != self._key:
+            self._key = key
+            for oid, label in battlefield_labels(st).items():
+                if oid not in self.kept or " di " in label:
+                    self.kept[oid] = label
+        return self.kept
 
 
 def with_labels(text: str, objects, labels: dict[str, str], st) -> str:
