@@ -12,6 +12,7 @@ RUNS = [
     ("pages_bench.py", {}),
     ("corpus_bench.py", {"JUDGE_CACHE_DIR": "0"}),  # the cold cost: no build cache
     ("linker_bench.py", {}),
+    ("collega_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
     ("history_bench.py", {}),

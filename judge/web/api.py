@@ -18,7 +18,7 @@ from judge.web.analytic_index import selected
 from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 from judge.web.json_body import read_json
-from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, link_report, too_long_message
+from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, edition_hint, link_report, too_long_message
 from judge.corpus.pinned import resolve
 from judge.web.changes import changes_payload, changes_request, last_change, old_text, parse_edition
 from judge.web.rules import (
@@ -151,6 +151,13 @@ def _linker_input():
     )
 
 
+def _hint_payload(hint) -> dict | None:
+    """A date the text writes and the edition in force then, when it is not the one read in."""
+    if hint is None:
+        return None
+    return {"written": hint.written, **edition_payload(hint.edition)}
+
+
 @bp.post("/collega")
 def collega():
     corpus = load_corpus()
@@ -166,8 +173,9 @@ def collega():
     if err:
         return err
     report = link_report(text, corpus, external=True, edition=edition)
+    cards = card_links.mentions(text)
     return jsonify({
-        "cards": [m.as_json() for m in card_links.mentions(text)],
+        "cards": [m.as_json() for m in cards],
         "text": text,
         "edition": edition_payload(edition or corpus.in_force),
         "edition_in_force": edition_payload(corpus.in_force),
@@ -186,8 +194,9 @@ def collega():
         ],
         "unknown": report.unknown,
         "notices": report.notices,
-        "markdown": as_markdown(report),  # the text with its citations as links, ready to paste
-        "html": as_html(report),
+        "suggested_edition": _hint_payload(edition_hint(text, corpus, edition)),
+        "markdown": as_markdown(report, cards),  # the text with its citations and cards as links, ready to paste
+        "html": as_html(report, cards),
         "limit": MAX_LINKER_CHARS,
         "complete": report.complete,  # False: past MAX_LISTED_CITATIONS, a notice says so
     })

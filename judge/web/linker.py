@@ -13,6 +13,7 @@ from markupsafe import escape
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.corpus.citations import find_citations
 from judge.corpus.pinned import homonym_notice, known, resolve
+from judge.corpus import text_dates
 from judge.corpus.rules_en import Edition
 from judge.tournament.citations import merge_spans
 from judge.web import card_links, render
@@ -126,38 +127,68 @@ def _number(n: str, corpus: Corpus, edition: Edition | None, external: bool, not
     return {**found.to_dict(), "url": url}, notice
 
 
-def as_markdown(report: LinkReport) -> str:
-    """The text with each citation a Markdown link to its rule (the rest as it was written)."""
-    out, pos = [], 0
+@dataclass(frozen=True)
+class EditionHint:
+    """A date the text writes, and the edition that was in force then (not the one it is read in)."""
+
+    written: str  # the date as the text writes it
+    edition: Edition
+
+
+def edition_hint(text: str, corpus: Corpus, edition: Edition | None) -> EditionHint | None:
+    """«decisione del 3 dicembre 2025»: the text's latest date says when it was written; when the
+    edition in force then is not the one its citations are read in, it is worth suggesting."""
+    dates = text_dates.dates_in(text)
+    if not dates:
+        return None
+    day, written = max(dates, key=lambda d: d[0])
+    then = text_dates.edition_at(corpus.editions, day)
+    if then is None or then is (edition or corpus.in_force):
+        return None
+    return EditionHint(written, then)
+
+
+def _links(report: LinkReport, cards: list[card_links.Mention]) -> list[tuple[int, int, str, str]]:
+    """(start, end, label, url) of every link of the text, in order: each rule citation, and each
+    ``[[card]]`` (labelled with its name as written, or as corrected; a citation inside the brackets
+    is the card's)."""
+    out = [(m.start, m.end, m.written if m.choices or m.match.exact else m.match.face.display_name,
+            m.url(external=True)) for m in cards if m.url() is not None]
+    taken = [(m.start, m.end) for m in cards]
     for span in report.spans:
-        if not span["url"]:
-            continue
-        label = report.text[span["start"]:span["end"]].replace("[", "\\[").replace("]", "\\]")
-        out += [report.text[pos:span["start"]], f"[{label}]({span['url']})"]
-        pos = span["end"]
+        if span["url"] and not any(a < span["end"] and span["start"] < b for a, b in taken):
+            out.append((span["start"], span["end"], report.text[span["start"]:span["end"]], span["url"]))
+    return sorted(out)
+
+
+def as_markdown(report: LinkReport, cards: list[card_links.Mention] = ()) -> str:
+    """The text with each citation and each ``[[card]]`` a Markdown link (the rest as it was written)."""
+    out, pos = [], 0
+    for start, end, label, url in _links(report, list(cards)):
+        label = label.replace("[", "\\[").replace("]", "\\]")
+        out += [report.text[pos:start], f"[{label}]({url})"]
+        pos = end
     out.append(report.text[pos:])
     return "".join(out)
 
 
-def as_html(report: LinkReport) -> str:
-    """The text as HTML (escaped, line breaks kept) with each citation a link to its rule."""
+def as_html(report: LinkReport, cards: list[card_links.Mention] = ()) -> str:
+    """The text as HTML (escaped, line breaks kept) with each citation and each ``[[card]]`` a link."""
     out, pos = [], 0
-    for span in report.spans:
-        if not span["url"]:
-            continue
-        label = escape(report.text[span["start"]:span["end"]])
-        out += [str(escape(report.text[pos:span["start"]])), f'<a href="{escape(span["url"])}">{label}</a>']
-        pos = span["end"]
+    for start, end, label, url in _links(report, list(cards)):
+        out += [str(escape(report.text[pos:start])), f'<a href="{escape(url)}">{escape(label)}</a>']
+        pos = end
     out.append(str(escape(report.text[pos:])))
     return "".join(out).replace("\n", "<br>\n")
 
 
 def _page(corpus: Corpus, status: int = 200, **values):
-    values = {"text": "", "report": None, "error": None, "edition": None, "short": None, "cards": [], **values}
+    values = {"text": "", "report": None, "error": None, "edition": None, "short": None, "cards": [], "hint": None,
+              **values}
     report = values["report"]
     if report is not None:
-        values.setdefault("markdown", as_markdown(report))
-        values.setdefault("html_copy", as_html(report))
+        values.setdefault("markdown", as_markdown(report, values["cards"]))
+        values.setdefault("html_copy", as_html(report, values["cards"]))
     return render_template("collega.html", corpus=corpus, limit=MAX_LINKER_CHARS, **values), status
 
 
@@ -166,7 +197,8 @@ def _result(corpus: Corpus, text: str, edition: Edition | None, short: str | Non
     report = link_report(text, corpus, external=True, edition=edition)
     cards = card_links.mentions(text)
     linked = link_with_documents(text, lambda part: card_links.link_text(part, corpus, edition=edition))
-    return _page(corpus, text=text, report=report, edition=edition, short=short, cards=cards, linked=linked)
+    return _page(corpus, text=text, report=report, edition=edition, short=short, cards=cards, linked=linked,
+                 hint=edition_hint(text, corpus, edition))
 
 
 @bp.errorhandler(CsrfError)

@@ -29,25 +29,31 @@ def shorten(text: str, limit: int = MAX_PREVIEW_CHARS) -> str:
     return cut.rstrip(",;:") + "…"
 
 
-def preview_payload(corpus: Corpus, rule: Rule, external: bool = True) -> dict:
-    """Number, title («702.19 Travolgere»), the Italian text shown first (the English where there is
-    no Italian) with its label, and the address of the rule."""
+def preview_text(corpus: Corpus, rule: Rule) -> dict:
+    """What a preview shows of a rule: the Italian text shown first (the English where there is no
+    Italian) with its language, layer and label; for a section, its first rule (a section's title
+    is a name, not a text: no label of its own); for a chapter, its sections by name."""
     t = rule.best
     children = corpus.children(rule.number)
-    if rule.kind == "capitolo":  # its sections, by name
+    if rule.kind == "capitolo":  # its sections, by name: titles from several sources, no one label
         text = shorten("Sezioni: " + "; ".join(f"{c.number}. {render.heading_name(c)}" for c in children) + ".")
-    elif rule.kind == "sezione" and children and children[0].best:  # how it begins
+        return {"text": text, "lang": t.lang if t else None, "layer": None, "label": None}
+    if rule.kind == "sezione" and children and children[0].best:  # how it begins
         t = children[0].best
         text = shorten(f"{children[0].number} {t.text}")
     else:
         text = shorten(t.text) if t else ""
+    return {"text": text, "lang": t.lang if t else None, "layer": t.layer if t else None,
+            "label": t.label if t else None}
+
+
+def preview_payload(corpus: Corpus, rule: Rule, external: bool = True) -> dict:
+    """Number, title («702.19 Travolgere»), what the preview shows (``preview_text``) and the
+    address of the rule."""
     return {
         "number": rule.number,
         "title": render.rule_heading(rule, corpus),
-        "text": text,
-        "lang": t.lang if t else None,
-        "layer": t.layer if t else None,
-        "label": t.label if t else None,
+        **preview_text(corpus, rule),
         "url": render.rule_url(rule.number, external=external),
     }
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from judge.engine import seats
+from judge.cards import types_it
+from judge.corpus import load_corpus
+from judge.engine import italian, seats
 from judge.engine.characteristics import derived
 from judge.engine.play.game import ANYTIME_ACTIONS
 from judge.engine.play.library import check_state
@@ -25,9 +27,16 @@ def _pt(p) -> str:
         return f"{p.power}/{p.toughness}"
 
 
+def english_type_line(p) -> str:
+    """A permanent's type line in English, as its card prints it («Legendary Creature — Bear»)."""
+    left = " ".join(t.capitalize() for t in (*p.supertypes, *p.types))
+    return f"{left} — {' '.join(p.subtypes)}" if p.subtypes else left
+
+
 def board(game) -> dict:
     """The board: players with their permanents and the marks of their state, the stack."""
     st = game.state
+    corpus = load_corpus()
     cb = st.combat
     attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
     blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
@@ -69,9 +78,8 @@ def board(game) -> dict:
                        + " (fino alla fine del turno)")
         perms.append({
             "p": p, "pt": _pt(p) if "creature" in p.types else "",
-            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
-                     + forms.to_it(p.types, forms.TYPES_IT)
-                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
+            "types": types_it.italian_type_line(p.types, p.supertypes, p.subtypes, corpus),
+            "types_en": english_type_line(p),
             "keywords": ", ".join(k for k in kws if k), "badges": badges,
             "attacking": p.id in attacking, "blocking": p.id in blocking,
             "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
@@ -94,13 +102,21 @@ def decision_view(game) -> dict | None:
     if p is None:
         return None
     st = game.state
+    # Names as the log writes them: a permanent whose name another shares, with its controller.
+    labels = italian.battlefield_labels(st)
     names = {}
-    for o in (p.get("options") or {}).get("creatures") or []:
+    options = p.get("options") or {}
+    for o in options.get("creatures") or []:
+        names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
         for key in ("targets", "can_block", "recipients"):
             for t in o.get(key) or []:
-                names[t] = st.name_of(t)
-    for o in (p.get("options") or {}).get("attackers") or []:
-        names[o["id"]] = st.name_of(o["id"])
+                names[t] = labels.get(t, st.name_of(t))
+    for key in ("attackers", "cannot_block", "cannot_attack"):
+        for o in options.get(key) or []:
+            names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
+    for o in options.get("creatures") or []:
+        for x in o.get("cannot_block") or []:
+            names[x["id"]] = labels.get(x["id"], st.name_of(x["id"]))
     return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
             "default_json": json.dumps(p.get("default"), ensure_ascii=False),
             "sectors": SECTOR_IT}
@@ -278,3 +294,23 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
         lines.append("In pila, dal fondo alla cima: " + (", ".join(f"«{t}»" for t in exp["stack"])
                                                         or "niente"))
     return lines
+
+
+def decision_rules(pending: dict | None) -> set[str]:
+    """Every rule number a pending decision's options cite (``"rules": [...]`` at any depth): the
+    page links them with their previews."""
+    found: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "rules" and isinstance(v, list):
+                    found.update(r for r in v if isinstance(r, str))
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk((pending or {}).get("options"))
+    return found
