@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from judge.engine import italian
 from judge.engine.events import Event
 from judge.engine.state import State
 
@@ -28,9 +29,16 @@ class Ctx:
         self.s = state
         self.events: list[Event] = []
         self.phased_in: list | None = None   # phased-in permanents during one SBA check
+        self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
+        # The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
+        # name with their controller (a permanent that just left keeps its last name), «ad»,
+        # articulated prepositions.
+        if objects:
+            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
+        text = italian.tidy(text)
         ev = Event(rules=list(rules), text=text, kind=kind, objects=list(objects),
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)

@@ -259,7 +259,7 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
     if source is not None and prevented_by_protection(ctx, source, target_id, amount,
                                                       source_controller_id, rules):
         return 0
-    src_name = source.name if source is not None else "Una fonte"
+    src_name = source.name if source is not None else "una fonte"  # a capital at a sentence's start (italian.tidy)
     kw = (lambda k: derived.has_kw(s, source, k)) if source is not None else (lambda k: False)
     if s.has_player(target_id):
         pl = s.player(target_id)

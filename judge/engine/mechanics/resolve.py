@@ -14,6 +14,7 @@ venture, …) carries an ``effect`` the engine applies (registry ``EFFECTS``).
 
 from __future__ import annotations
 
+from judge.engine import italian
 from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
@@ -87,4 +88,4 @@ def resolve(ctx: Ctx, item_id: str) -> None:
 def _named(item) -> str:
     """«L'abilità «…»», for the log."""
     text = (item.text or "").rstrip().rstrip(".")
-    return f"L'abilità «{text}»" if text else "L'abilità"
+    return f"L'abilità {italian.ability(text)}" if text else "L'abilità"
