@@ -15,6 +15,7 @@ RUNS = [
     ("collega_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
+    ("layers_bench.py", {}),
     ("history_bench.py", {}),
     ("cards_bench.py", {}),
     ("store_bench.py", {}),

@@ -9,6 +9,17 @@ from judge.engine.events import Event
 from judge.engine.state import State
 
 
+# Events after which every characteristic is what it was (the changes they report are not read
+# by the layers, or are made by the primitive operations that touch the state themselves).
+# tests/engine/test_layers_cache.py checks every library scenario against a fresh computation.
+SAME_CHARACTERISTICS = frozenset((
+    "priority", "no_priority", "step", "skip_step", "step_to_stop", "trigger", "trigger_order",
+    "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
+    "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
+    "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
+    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness"))
+
+
 class NeedDecision(Exception):
     """Raised inside a rule function to stop the engine on a pending decision."""
 
@@ -32,6 +43,8 @@ class Ctx:
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
+        if kind not in SAME_CHARACTERISTICS:
+            self.s.touch()      # what happened may change a characteristic (613)
         return ev
 
     def ask(self, decision: dict):

@@ -49,8 +49,18 @@ def planechase(d: dict) -> dict:
     return d
 
 
+def with_effect(d: dict) -> dict:
+    """An anthem of Alice's (a static ability, 611.3) on the board."""
+    d["battlefield"].append({"id": "inno", "name": "Inno", "types": ["enchantment"],
+                             "controller": "p1"})
+    d["effects"] = [{"id": "e1", "source": "inno", "text": "Le creature che controlli prendono +1/+1",
+                     "affects": {"filter": {"types": ["creature"], "controller": "you"}},
+                     "does": [{"op": "modify_pt", "power": 1, "toughness": 1}]}]
+    return d
+
+
 # Boards other than ``board()`` for some actions.
-BOARDS = {"copy_spell": with_stack, "planeswalk": planechase}
+BOARDS = {"copy_spell": with_stack, "planeswalk": planechase, "end_effect": with_effect}
 
 # One valid form per action of today's engine, and the rule its first event cites.
 VALID = {
@@ -91,6 +101,10 @@ VALID = {
     "concede": ({"p.player": "p2"}, "104.3a"),
     "goad": ({"p.object": "lupo", "p.player": "p1"}, "701.15a"),
     "set_tapped": ({"p.object": "isola"}, "Modifica diretta del giudice"),
+    "add_effect": ({"p.effect": '{"text": "+2/+0", "affects": {"objects": ["orso"]}, "does": '
+                                '[{"op": "modify_pt", "power": 2, "toughness": 0}], '
+                                '"duration": "end_of_turn"}'}, "611.2a"),
+    "end_effect": ({"p.which": "e1"}, "611.2a"),
 }
 
 # For each action, input it refuses: (form, text of the message, rule cited or a field in error).
@@ -135,6 +149,9 @@ REFUSED = {
     "concede": ({"p.player": "p3"}, "giocatore sconosciuto", None),
     "goad": ({"p.object": "isola", "p.player": "p2"}, "non è una creatura", "701.15a"),
     "set_tapped": ({"p.object": ""}, "scegli dall'elenco", "p.object"),
+    "add_effect": ({"p.effect": '{"affects": "self", "does": [{"op": "vola"}]}'},
+                   "operazione sconosciuta", "611.1"),
+    "end_effect": ({"p.which": ""}, "scegli dall'elenco", "p.which"),
 }
 
 

@@ -25,22 +25,22 @@ def _dealers(st: State) -> list[Permanent]:
     if cb.first_strikers is None:
         return creatures
     fs = set(cb.first_strikers)
-    return [p for p in creatures if p.id not in fs or derived.has_kw(p, "double strike")]
+    return [p for p in creatures if p.id not in fs or derived.has_kw(st, p, "double strike")]
 
 
-def lethal_for(blocker: Permanent, source: Permanent) -> int:
+def lethal_for(st: State, blocker: Permanent, source: Permanent) -> int:
     """Lethal damage still needed (702.19b); 1 is lethal from deathtouch (702.2c)."""
-    need = max(0, derived.toughness(blocker) - blocker.damage)
-    if need > 0 and derived.has_kw(source, "deathtouch"):
+    need = max(0, derived.toughness(st, blocker) - blocker.damage)
+    if need > 0 and derived.has_kw(st, source, "deathtouch"):
         return 1
     return need
 
 
-def lethal_reason(blocker: Permanent, source: Permanent) -> dict:
+def lethal_reason(st: State, blocker: Permanent, source: Permanent) -> dict:
     """Why ``lethal_for`` is what it is, in Italian, with the rule: the judge sees the figure's reason."""
-    toughness, marked = derived.toughness(blocker), blocker.damage
+    toughness, marked = derived.toughness(st, blocker), blocker.damage
     need = max(0, toughness - marked)
-    if need > 0 and derived.has_kw(source, "deathtouch"):
+    if need > 0 and derived.has_kw(st, source, "deathtouch"):
         return {"text": f"{source.name} ha tocco letale: 1 danno è letale", "rules": ["702.2c"]}
     already = f" meno {ops.danni(marked)} già segnat{'o' if marked == 1 else 'i'}" if marked else ""
     return {"text": f"costituzione {toughness}{already}", "rules": ["120.6"]}
@@ -49,11 +49,12 @@ def lethal_reason(blocker: Permanent, source: Permanent) -> dict:
 def _deathtouch_lethal(st: State, source: Permanent, assignment: dict[str, int]) -> bool:
     """Whether 1 damage was assigned as lethal to a creature it would not kill but for the source's
     deathtouch (702.2c): the log says why the figure is 1."""
-    if not derived.has_kw(source, "deathtouch"):
+    if not derived.has_kw(st, source, "deathtouch"):
         return False
     for t, n in assignment.items():
         p = st.perm(t)
-        if p is not None and "creature" in p.types and n == 1 and derived.toughness(p) - p.damage > 1:
+        if p is not None and derived.is_creature(st, p) and n == 1 \
+                and derived.toughness(st, p) - p.damage > 1:
             return True
     return False
 
@@ -64,7 +65,8 @@ def _target_alive(st: State, target: str | None) -> bool:
     if st.has_player(target):
         return not st.player(target).lost
     p = st.perm(target)
-    return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(p.types))
+    return (p is not None and not p.phased_out
+            and bool({"planeswalker", "battle"} & set(derived.types(st, p))))
 
 
 def _no_damage(st: State, p: Permanent, target: str | None, rule: str, why: str) -> dict:
@@ -81,7 +83,7 @@ def _plan(st: State, p: Permanent) -> dict:
     it), or a choice with its default; ``none`` says why it assigns nothing."""
     cb = st.combat
     idx = st.perm_index()
-    amount = derived.power(p)
+    amount = derived.power(st, p)
     if amount <= 0:
         return {"fixed": {}}                                          # 510.1a
     att = next((a for a in cb.attackers if a["id"] == p.id), None)
@@ -92,7 +94,7 @@ def _plan(st: State, p: Permanent) -> dict:
             return _no_damage(st, p, att["target"], "510.1b", "non sta attaccando niente")
         blockers = [idx[b["id"]] for b in cb.blockers
                     if p.id in b["blocking"] and b["id"] in idx and not idx[b["id"]].phased_out]
-        trample = derived.has_kw(p, "trample")
+        trample = derived.has_kw(st, p, "trample")
         if not blockers:
             if trample and _target_alive(st, att["target"]):
                 return {"fixed": {att["target"]: amount}, "rules": ["702.19d"]}
@@ -105,7 +107,7 @@ def _plan(st: State, p: Permanent) -> dict:
             return {"fixed": {blockers[0].id: amount}}                # 510.1c
         default: dict[str, int] = {}
         left = amount
-        lethal = {b.id: lethal_for(b, p) for b in blockers}
+        lethal = {b.id: lethal_for(st, b, p) for b in blockers}
         for b in blockers:
             n = min(left, lethal[b.id])
             if n:
@@ -121,7 +123,7 @@ def _plan(st: State, p: Permanent) -> dict:
             return {"fixed": default}                 # nothing to choose: all lethal to the blocker
         return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": trample,
                            "recipients": recipients, "lethal": lethal,
-                           "lethal_why": {b.id: lethal_reason(b, p) for b in blockers},
+                           "lethal_why": {b.id: lethal_reason(st, b, p) for b in blockers},
                            "target": att["target"]}, "default": default}
     blk = next((b for b in cb.blockers if b["id"] == p.id), None)
     if blk is None:
@@ -133,8 +135,8 @@ def _plan(st: State, p: Permanent) -> dict:
         return {"fixed": {blocked[0].id: amount}}
     return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": False,
                        "recipients": [x.id for x in blocked],
-                       "lethal": {x.id: lethal_for(x, p) for x in blocked},
-                       "lethal_why": {x.id: lethal_reason(x, p) for x in blocked}, "target": None},
+                       "lethal": {x.id: lethal_for(st, x, p) for x in blocked},
+                       "lethal_why": {x.id: lethal_reason(st, x, p) for x in blocked}, "target": None},
             "default": {blocked[0].id: amount}}
 
 
@@ -151,7 +153,7 @@ def assign_combat_damage(ctx: Ctx) -> None:
     assignments: dict[str, dict[str, int]] = {}
     # 510.1: the active player announces first, then the defending players (APNAP).
     for pl in seats.apnap(st):
-        mine = [p for p in dealers if p.controller == pl.id]
+        mine = [p for p in dealers if derived.controller(st, p) == pl.id]
         choices = [plans[p.id] for p in mine if "choice" in plans[p.id]]
         if choices:
             ans = ctx.ask({
@@ -172,7 +174,7 @@ def assign_combat_damage(ctx: Ctx) -> None:
     for p in dealers:
         if "none" in plans[p.id]:
             rules, text = plans[p.id]["none"]
-            ctx.emit(rules, text, "no_combat_damage", objects=[p.id], players=[p.controller])
+            ctx.emit(rules, text, "no_combat_damage", objects=[p.id], players=[derived.controller(st, p)])
     cb.assignments = {k: v for k, v in assignments.items() if v}
     for src, asg in cb.assignments.items():
         sp = st.perm(src)
@@ -251,7 +253,7 @@ def deal_combat_damage(ctx: Ctx) -> None:
     # Lifelink: one life gain event per source, however many it dealt damage to
     # (702.15b, 119.9: a life gain event is caused by a source); several sources with
     # lifelink make separate events (702.15e, which points to 119.9).
-    lifelinkers = [(src, n, k) for src, n, k in dealt if n and derived.has_kw(src, "lifelink")]
+    lifelinkers = [(src, n, k) for src, n, k in dealt if n and derived.has_kw(st, src, "lifelink")]
     for src, n, recipients in lifelinkers:
         rules = ("702.15e", "119.9") if len(lifelinkers) > 1 else (("119.9",) if recipients > 1 else ())
         ops.gain_from_lifelink(ctx, src, n, rules=rules)

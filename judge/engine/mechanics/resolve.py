@@ -15,6 +15,7 @@ venture, …) carries an ``effect`` the engine applies (registry ``EFFECTS``).
 from __future__ import annotations
 
 from judge.engine import italian
+from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import ops
@@ -56,7 +57,7 @@ def resolve(ctx: Ctx, item_id: str) -> None:
     ctl = s.name_of(item.controller)
     if item.kind == "spell" and item.card is not None:
         card = item.card
-        if set(PERMANENT_TYPES) & set(card.types):
+        if set(PERMANENT_TYPES) & set(derived.types(s, card)):
             rules = ["405.5", "608.3a"]
             note = ""
             if card.copy == "spell":

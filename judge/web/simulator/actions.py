@@ -45,6 +45,7 @@ ACTION_LABELS = {
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
     "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
+    "add_effect": "Nuovo effetto continuo", "end_effect": "Finisce un effetto continuo",
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
     "set_tapped": "Modifica diretta: TAPpato o STAPpato",
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
@@ -54,6 +55,7 @@ GROUPS = (
     ("Permanenti", ("tap", "untap", "destroy", "sacrifice", "exile", "add_counters",
                     "remove_counters", "until_end_of_turn", "attach", "goad", "create_token",
                     "set_tapped")),
+    ("Effetti continui", ("add_effect", "end_effect")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
@@ -73,6 +75,7 @@ PARAM_LABELS = {
     "card": "Carta", "text": "Testo dell'abilità", "to": "Assegnato a",
     "spell": "Magia o abilità in pila", "room": "Stanza", "dungeon": "Nuovo dungeon",
     "undercity": "In Undercity (con l'iniziativa)", "tapped": "TAPpato (non spuntato: STAPpato)",
+    "effect": "Effetto (JSON, come nel formato degli scenari)", "which": "Effetto che finisce",
 }
 LABEL_OVERRIDES = {
     ("deal_damage", "amount"): "Danni", ("gain_life", "amount"): "Punti vita",
@@ -110,6 +113,7 @@ KIND_BY_NAME = {
     "to": "attach_to", "source": "source", "card": "card", "cards": "hand_cards", "zone": "zone",
     "keywords": "keywords", "types": "types", "supertypes": "supertypes", "subtypes": "list",
     "mana": "mana", "kind": "counter", "text": "longtext", "name": "text", "spell": "stack",
+    "which": "effect",
 }
 KIND_OVERRIDES = {("move", "object"): "object", ("exile", "object"): "object",
                   ("set_day_night", "value"): "choice"}
@@ -129,7 +133,7 @@ COUNTER_SUGGESTIONS = ("+1/+1", "-1/-1", "loyalty", "defense", "lore", "poison",
 # Kinds whose value names an object or a player, and what they accept.
 ACCEPTS = {"player": {"player"}, "target": {"player", "permanent"}, "permanent": {"permanent"},
            "object": {"permanent", "card"}, "card": {"card"}, "attach_to": {"player", "permanent"},
-           "source": {"permanent", "card"}, "stack": {"stack"}}
+           "source": {"permanent", "card"}, "stack": {"stack"}, "effect": {"effect"}}
 
 
 @dataclass(frozen=True)
@@ -220,8 +224,8 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     players = [Option(p.id, p.name) for p in st.players if not p.lost]
     perms: list[tuple[str, list[Option]]] = []
     for pl in st.players:
-        mine = [Option(p.id, _perm_label(p)) for p in st.battlefield
-                if p.controller == pl.id]
+        mine = [Option(p.id, _perm_label(st, p)) for p in st.battlefield
+                if derived.controller(st, p) == pl.id]
         if mine:
             perms.append((f"Campo di battaglia: {pl.name}", mine))
     cards: list[tuple[str, list[Option]]] = []
@@ -237,12 +241,14 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     if spells:
         cards.append(("Pila", spells))
     items = [Option(i.id, _stack_label(st, i)) for i in reversed(st.stack)]
+    effects = [Option(e.id, f"{e.text or e.id} ({e.id})") for e in st.effects]
     by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards,
-               "stack": [("Pila (dalla cima)", items)] if items else []}
+               "stack": [("Pila (dalla cima)", items)] if items else [],
+               "effect": [("Effetti continui", effects)] if effects else []}
     out = {}
     for kind, accepts in ACCEPTS.items():
         groups = []
-        for what in ("player", "permanent", "card", "stack"):
+        for what in ("player", "permanent", "card", "stack", "effect"):
             if what in accepts:
                 groups += by_kind[what]
         out[kind] = groups
@@ -252,13 +258,10 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     return out
 
 
-def _perm_label(p) -> str:
+def _perm_label(st: State, p) -> str:
     extra = []
-    if "creature" in p.types:
-        try:
-            extra.append(f"{derived.power(p)}/{derived.toughness(p)}")
-        except Exception:                       # a broken board still lists its permanents
-            pass
+    if derived.is_creature(st, p):
+        extra.append(f"{derived.power(st, p)}/{derived.toughness(st, p)}")
     if p.tapped:
         extra.append("TAPpato")
     return p.name + (f" ({', '.join(extra)})" if extra else "")

@@ -53,6 +53,11 @@ SENTENCES: dict[str, Callable[[dict, Callable[[Any], str]], str | None]] = {
     "become_monarch": lambda p, n: f"Il giudice fa diventare monarca {n(p.get('player'))}.",
     "take_initiative": lambda p, n: f"Il giudice dà l'iniziativa a {n(p.get('player'))}.",
     "concede": lambda p, n: f"{n(p.get('player'))} concede la partita (azione registrata dal giudice).",
+    "add_effect": lambda p, n: (
+        "Il giudice aggiunge l'effetto continuo "
+        + (f"«{p['effect']['text']}»" if isinstance(p.get("effect"), dict) and p["effect"].get("text")
+           else "scritto in JSON") + "."),
+    "end_effect": lambda p, n: f"Il giudice fa finire l'effetto continuo {p.get('which')}.",
 }
 
 
