@@ -53,6 +53,8 @@ REGISTRY: tuple[Spec, ...] = (
     _K("first strike", "702.7", "combat", counter=True),
     _K("double strike", "702.4", "combat", counter=True),
     _K("trample", "702.19", "combat", counter=True),
+    _K("trample over planeswalkers", "702.19c", "combat"),
+    _K("toxic", "702.164", "combat", param="n"),
     _K("lifelink", "702.15", "combat", counter=True),
     _K("vigilance", "702.20", "combat", counter=True),
     _K("indestructible", "702.12", "other", counter=True),
@@ -135,6 +137,8 @@ LANDWALKS: dict[str, tuple[str | None, str | None, str | None, str | None]] = {
     "snow swampwalk": ("Swamp", "snow", None, None),
     "snow mountainwalk": ("Mountain", "snow", None, None),
     "snow forestwalk": ("Forest", "snow", None, None),
+    "desertwalk": ("Desert", None, None, None),
+    "snow landwalk": (None, "snow", None, None),
     "nonbasic landwalk": (None, None, None, "basic"),
     "legendary landwalk": (None, "legendary", None, None),
     "artifact landwalk": (None, None, "artifact", None),
@@ -148,6 +152,9 @@ TYPE_PLURALS = {t: ("sorceries" if t == "sorcery" else t + "s")
                 for t in ("creature", "artifact", "enchantment", "planeswalker", "land", "battle",
                           "instant", "sorcery")}
 ALL_COLORS = "all colors"           # 702.16h: "each color" is the same shorthand
+MULTICOLORED = "multicolored"       # 105.2b: two or more colours
+MONOCOLORED = "monocolored"         # 105.2a: exactly one colour
+COLOR_COUNTS = (MULTICOLORED, MONOCOLORED)
 EVERYTHING = "everything"           # 702.16j
 PLAYER = "player "                  # 702.16k: "player p2"
 
@@ -192,7 +199,8 @@ def examples(spec: Spec) -> tuple[str, ...]:
     if spec.param.startswith("quality"):
         plain = (spec.name,) if spec.param.endswith("?") else ()
         return plain + tuple(f"{spec.name} from {q}" for q in
-                             (*COLOR_NAMES, ALL_COLORS, EVERYTHING, "creatures", "artifacts",
+                             (*COLOR_NAMES, ALL_COLORS, *COLOR_COUNTS, EVERYTHING, "creatures",
+                              "artifacts",
                               "player p2", "Goblins"))
     return (spec.name,)
 
@@ -317,6 +325,10 @@ def _quality(word: str) -> str:
         return EVERYTHING
     if low in (ALL_COLORS, "each color", "all colours", "tutti i colori", "ogni colore"):
         return ALL_COLORS
+    for q in COLOR_COUNTS:                   # «dai multicolore», «multicolori», "multicolor"
+        if low in (q, q[:-2], q.replace("color", "colour"), terms.italian(q).lower(),
+                   terms.italian(q).lower()[:-1] + "i"):
+            return q
     for t, plural in TYPE_PLURALS.items():
         if low in (plural, t, _plural_it(terms.italian(t)).lower(), terms.italian(t).lower()):
             return plural
@@ -326,7 +338,7 @@ def _quality(word: str) -> str:
     if re.fullmatch(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", w):
         return w                                     # a subtype, as cards print it ("Goblins")
     raise KeywordError(f"qualità sconosciuta «{w}»: un colore (rosso, blu…), «tutto», «tutti i "
-                       "colori», un tipo di carta (creature, artefatti…), «giocatore ID» o un "
+                       "colori», «multicolore», «monocolore», un tipo di carta (creature, artefatti…), «giocatore ID» o un "
                        "sottotipo con la maiuscola (Goblin)", ["702.16a"])
 
 
@@ -397,6 +409,8 @@ def quality_it(quality: str, name_of=None) -> str:
         return "da tutto"
     if quality == ALL_COLORS:
         return "da tutti i colori"
+    if quality in COLOR_COUNTS:
+        return "dai " + terms.italian(quality)         # as printed: «protezione dai multicolore»
     for t, plural in TYPE_PLURALS.items():
         if quality == plural:
             it = terms.italian(t)
@@ -415,6 +429,8 @@ def quality_noun(quality: str, name_of=None) -> str:
         return "tutto"
     if quality == ALL_COLORS:
         return "tutti i colori"
+    if quality in COLOR_COUNTS:
+        return terms.italian(quality)
     for t, plural in TYPE_PLURALS.items():
         if quality == plural:
             return _plural_it(terms.italian(t))

@@ -46,10 +46,14 @@ def remove_from_combat(ctx: Ctx, oid: str) -> None:
     cb = ctx.s.combat
     if cb is None:
         return
+    gone = ctx.s.perm(oid)
+    walker_of = gone.controller if gone is not None and "planeswalker" in gone.types else None
     cb.attackers = [a for a in cb.attackers if a["id"] != oid]
     for a in cb.attackers:
         if a["target"] == oid:
             a["target"] = None                # 506.4c: still attacking, but nothing
+            if walker_of is not None:
+                a["defender"] = walker_of     # 702.19e: trample over planeswalkers still needs it
     cb.blockers = [b for b in cb.blockers if b["id"] != oid]
     for b in cb.blockers:
         b["blocking"] = [x for x in b["blocking"] if x != oid]
@@ -60,8 +64,8 @@ def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
     s = ctx.s
     for i, p in enumerate(s.battlefield):
         if p.id == oid:
-            del s.battlefield[i]
             remove_from_combat(ctx, oid)
+            del s.battlefield[i]
             return p, "battlefield", None
     for pl in s.players:
         for z in CARD_LISTS:

@@ -379,10 +379,14 @@ def _combat(v: Validator, rc: dict) -> Combat:
         if not isinstance(a, dict):
             v.err(p, EXPECTED["dict"])
             continue
-        v.unknown_keys(a, {"id", "target", "blocked"}, p)
-        cb.attackers.append({"id": v.typed(a, "id", p, "str", required=True),
-                             "target": v.typed(a, "target", p, "str", None, nullable=True),
-                             "blocked": v.typed(a, "blocked", p, "bool", False)})
+        v.unknown_keys(a, {"id", "target", "blocked", "defender"}, p)
+        entry = {"id": v.typed(a, "id", p, "str", required=True),
+                 "target": v.typed(a, "target", p, "str", None, nullable=True),
+                 "blocked": v.typed(a, "blocked", p, "bool", False)}
+        defender = v.typed(a, "defender", p, "str", None, nullable=True)
+        if defender is not None:
+            entry["defender"] = defender   # the controller of the planeswalker it was attacking
+        cb.attackers.append(entry)
     for i, b in enumerate(v.typed(rc, "blockers", "combat", "list", [])):
         p = f"combat.blockers[{i}]"
         if not isinstance(b, dict):

@@ -121,6 +121,8 @@ def check(v: Validator, st: State) -> None:
                     t in index and ({"planeswalker", "battle"} & set(index[t].types))):
                 v.err(f"combat.attackers[{i}].target",
                       "si può attaccare solo un giocatore, un planeswalker o una battaglia (regola 506.3)")
+            if a.get("defender") is not None and a["defender"] not in players:
+                v.err(f"combat.attackers[{i}].defender", f'giocatore sconosciuto "{a["defender"]}"')
         for i, b in enumerate(cb.blockers):
             perm = index.get(b["id"])
             if perm is None:
