@@ -31,10 +31,11 @@ def queue(ctx: Ctx, controller: str, text: str, rules: list[str], source: str | 
     return trig
 
 
-def is_source_of_pending(st: State, oid: str) -> bool:
-    """``oid`` is the source of an ability that has triggered but not yet left the stack."""
-    return any(item.source == oid for item in st.stack) or \
-        any(t["source"] == oid for t in st.waiting_triggers)
+def is_source_of_pending(st: State, key: str) -> bool:
+    """The object ``key`` is the source of an ability that has triggered but not yet left the
+    stack."""
+    return any(item.source == key for item in st.stack) or \
+        any(t["source"] == key for t in st.waiting_triggers)
 
 
 def _groups(st: State) -> list[tuple[str, set[str], list[str]]]:
@@ -110,7 +111,7 @@ def put_on_stack(ctx: Ctx) -> bool:
                          f"{ctx.name(t['controller'])} non ha bersagli legali: è rimossa dalla "
                          "pila.", "trigger_removed", objects=[t["id"]], players=[t["controller"]])
                 continue
-            chosen = [targets[t["id"]]] if t["id"] in targets else []
+            chosen = [st.ref_in(targets[t["id"]])] if t["id"] in targets else []
             item = StackItem(id=t["id"], kind="ability", controller=t["controller"],
                              text=t["text"], source=t["source"], rules=list(t["rules"]),
                              effect=t["effect"], targets=chosen)
@@ -130,7 +131,7 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
     permanent's controller controls ``item``."""
     st = ctx.s
     for tid in item.targets:
-        perm = st.perm(tid)
+        perm = st.live(tid)
         if perm is None or perm.phased_out or st.player(perm.controller).team == \
                 st.player(item.controller).team:
             continue
@@ -138,7 +139,7 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
             text = (f"{keywords.italian(inst.text)[:1].upper()}{keywords.italian(inst.text)[1:]} di "
                     f"{perm.name}: neutralizza «{short_name(item.text)}» a meno che "
                     f"{ctx.name(item.controller)} paghi {inst.cost}")
-            queue(ctx, perm.controller, text, ["702.21a"], source=perm.id,
+            queue(ctx, perm.controller, text, ["702.21a"], source=perm.key,
                   effect={"kind": "ward", "spell": item.id, "player": item.controller,
                           "cost": inst.cost})
 
@@ -195,7 +196,7 @@ def combat_damage_to_players(ctx: Ctx, hits: list[tuple]) -> None:
             queue(ctx, monarch, f"Abilità del monarca ({src.name} gli ha inflitto danno da "
                   f"combattimento: il suo controllore, {ctx.name(src.controller)}, diventa il "
                   "monarca)", ["725.2"],
-                  effect={"kind": "monarch_steal", "creature": src.id, "player": src.controller})
+                  effect={"kind": "monarch_steal", "creature": src.key, "player": src.controller})
         if target == initiative and initiative is not None and src.controller not in takers:
             takers.append(src.controller)       # "one or more creatures a player controls"
     for pid in takers:
@@ -229,5 +230,5 @@ def last_defense_removed(ctx: Ctx, perm) -> None:
     """310.12b: a Siege's intrinsic ability as its last defense counter is removed."""
     if "Siege" in perm.subtypes and "battle" in perm.types:
         queue(ctx, perm.controller, f"Abilità di {perm.name} (rimosso l'ultimo segnalino difesa: "
-              "si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.id,
+              "si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.key,
               effect={"kind": "siege"})

@@ -29,13 +29,13 @@ def _names(perms) -> str:
 
 def _attached_chain(st, root: Permanent) -> list[Permanent]:
     """Auras, Equipment and Fortifications attached to ``root``, recursively."""
-    out, frontier = [], [root.id]
+    out, frontier = [], [root.key]
     while frontier:
         cur = frontier.pop()
         for p in st.battlefield:
             if p.attached_to == cur and p not in out and p is not root:
                 out.append(p)
-                frontier.append(p.id)
+                frontier.append(p.key)
     return out
 
 

@@ -115,6 +115,7 @@ class Game:
         ctx = Ctx(self.state)
         try:
             fn(ctx)
+            ctx.flush()
         except BaseException:
             self.state = _thaw(before)             # the state is unchanged
             raise

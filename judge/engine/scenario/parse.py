@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from judge.engine.errors import ScenarioError
+from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.scenario import scenario_fields as sf
@@ -44,7 +45,7 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
              "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
-             "card", "colors", "mana_cost"}
+             "card", "colors", "mana_cost", "incarnation"}
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
@@ -352,6 +353,8 @@ def parse(data: Any) -> State:
     st.answers = v.typed(data, "answers", "", "dict", {})
     st.planar_controller = v.typed(data, "planar_controller", "", "str", None, nullable=True)
     st.waiting_triggers = sf.waiting_triggers(v, data)
+    # References as written (an id: the object it is now; «orso#N»: an earlier one) → keys.
+    identity.map_refs(st, st.ref_in)
 
     try:
         scenario_refs.check(v, st)

@@ -8,7 +8,7 @@ Called by ``scenario.parse`` with its ``Validator``; the newer fields' own cross
 
 from __future__ import annotations
 
-from judge.engine.state import CARD_LISTS, Player, State
+from judge.engine.state import CARD_LISTS, Player, State, split_key
 from judge.engine.terms import TWO_HEADED_GIANT as THG
 from judge.engine.validation import Validator
 
@@ -71,18 +71,18 @@ def check(v: Validator, st: State) -> None:
         if c.protector is not None and c.protector not in players:
             v.err(f"battlefield[{i}].protector", f'giocatore sconosciuto "{c.protector}"')
         if c.attached_to is not None:
-            if c.attached_to not in all_ids:
+            if c.attached_to not in all_ids and split_key(c.attached_to)[0] not in all_ids:
                 v.err(f"battlefield[{i}].attached_to", f'oggetto sconosciuto "{c.attached_to}"')
-            elif c.attached_to == c.id:
+            elif c.attached_to == c.key:
                 v.err(f"battlefield[{i}].attached_to", "un permanente non può essere assegnato a se stesso")
-    # cycles in attached_to
-    index = {c.id: c for c in st.battlefield}
+    # cycles in attached_to (by key: an object that changed zones is not the one attached to)
+    index = {c.key: c for c in st.battlefield}
     for i, c in enumerate(st.battlefield):
-        chain = [c.id]
+        chain = [c.key]
         cur = c.attached_to
         while cur is not None and cur in index:
             if cur in chain:
-                if cur == c.id and len(chain) > 1:
+                if cur == c.key and len(chain) > 1:
                     v.err(f"battlefield[{i}].attached_to",
                           "ciclo negli oggetti assegnati: " + " → ".join(chain + [cur]))
                 break
