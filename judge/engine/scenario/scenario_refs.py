@@ -8,7 +8,8 @@ Called by ``scenario.parse`` with its ``Validator``; the newer fields' own cross
 
 from __future__ import annotations
 
-from judge.engine.state import CARD_LISTS, Player, State, split_key
+from judge.engine.mechanics import identity
+from judge.engine.state import CARD_LISTS, Player, State
 from judge.engine.terms import TWO_HEADED_GIANT as THG
 from judge.engine.validation import Validator
 
@@ -71,7 +72,7 @@ def check(v: Validator, st: State) -> None:
         if c.protector is not None and c.protector not in players:
             v.err(f"battlefield[{i}].protector", f'giocatore sconosciuto "{c.protector}"')
         if c.attached_to is not None:
-            if c.attached_to not in all_ids and split_key(c.attached_to)[0] not in all_ids:
+            if c.attached_to not in all_ids and not identity.known(st, c.attached_to):
                 v.err(f"battlefield[{i}].attached_to", f'oggetto sconosciuto "{c.attached_to}"')
             elif c.attached_to == c.key:
                 v.err(f"battlefield[{i}].attached_to", "un permanente non può essere assegnato a se stesso")
