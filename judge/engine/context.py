@@ -29,6 +29,7 @@ class Ctx:
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
+        self.s.touch()          # whatever happened may change a characteristic (613)
         if self.after:
             for oid in ev.objects:
                 self.events += self.after.pop(oid, [])

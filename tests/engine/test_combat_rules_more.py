@@ -321,6 +321,6 @@ def test_each_keyword_counter_grants_its_keyword(name):
     g = game([perm("x", counters={name: 1}), perm("y", counters={kw.KEYWORD_IT[name]: 1})])
     for oid in ("x", "y"):
         p = g.state.perm(oid)
-        assert p.counters == {name: 1} and derived.has_kw(p, name)
-    assert not derived.has_kw(game([perm("z", counters={"defender": 1})]).state.perm("z"),
-                            "defender")
+        assert p.counters == {name: 1} and derived.has_kw(g.state, p, name)
+    z = game([perm("z", counters={"defender": 1})]).state
+    assert not derived.has_kw(z, z.perm("z"), "defender")

@@ -7,6 +7,7 @@ import pytest
 
 from engine_helpers import find, game, perm, rules_of
 from judge.engine import Game, IllegalAction
+from judge.engine.characteristics import derived
 
 
 def flicker(g: Game, oid: str) -> list:
@@ -96,7 +97,7 @@ def test_source_of_an_ability_flickered_is_not_affected():
     ev = resolve_all(g)
     e = [x for x in find(ev, "effect") if "non fa nulla" in x.text][0]
     assert e.rules == ["702.45a", "400.7", "608.2h"] and "b#3" in e.text
-    assert g.state.perm("b").until_end_of_turn == {}
+    assert derived.power(g.state, g.state.perm("b")) == 2 and not g.state.effects
 
 
 def test_exalted_creature_flickered_gets_nothing():
@@ -104,7 +105,7 @@ def test_exalted_creature_flickered_gets_nothing():
                      [{"id": "orso", "target": "p2"}])
     flicker(g, "orso")
     ev = resolve_all(g)
-    assert "400.7" in rules_of(find(ev, "effect")) and g.state.perm("orso").until_end_of_turn == {}
+    assert "400.7" in rules_of(find(ev, "effect")) and derived.power(g.state, g.state.perm("orso")) == 2
 
 
 def test_end_of_combat_sacrifice_does_not_find_the_new_object():
@@ -162,7 +163,8 @@ def test_until_end_of_turn_effect_stays_with_the_old_object():
     ev = flicker(g, "orso")
     assert "611.2c" in note(ev).rules
     p = g.state.perm("orso")
-    assert (p.power, p.toughness, p.until_end_of_turn) == (2, 2, {})
+    assert derived.describe_pt(g.state, p) == "2/2" and not derived.has_kw(g.state, p, "flying")
+    assert [e.affects["objects"] for e in g.state.effects] == [[]]   # forgotten as it left
 
 
 def test_aura_and_equipment_of_a_flickered_creature():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine import seats, terms
-from judge.engine.characteristics import derived, keywords
+from judge.engine.characteristics import continuous, derived, keywords
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
 from judge.engine.mechanics import leaving, ops, targeting, triggers
@@ -103,7 +103,7 @@ def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
         raise IllegalAction(f'bersaglio sconosciuto "{shown(target)}"')
     if not ctx.s.has_player(target):
         t = perm_arg(ctx, target)
-        if not {"creature", "planeswalker", "battle"} & set(t.types):
+        if not {"creature", "planeswalker", "battle"} & set(derived.types(ctx.s, t)):
             raise IllegalAction(f"{t.name} non è una battaglia, una creatura o un planeswalker: "
                                 "non può subire danno", ["120.1a"])
     else:
@@ -290,7 +290,7 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")
 def destroy(ctx: Ctx, object: str) -> None:
     p = perm_arg(ctx, object)
-    if derived.has_kw(p, "indestructible"):
+    if derived.has_kw(ctx.s, p, "indestructible"):
         ctx.emit(["702.12b"], f"{p.name} è indistruttibile: non viene distrutto.", "indestructible",
                  objects=[p.id])
         return
@@ -302,9 +302,10 @@ def destroy(ctx: Ctx, object: str) -> None:
 @action("sacrifice", cites=("701.21a",), summary=f"Il controllore {terms.verb('sacrifice')} un permanente")
 def sacrifice(ctx: Ctx, object: str) -> None:
     p = perm_arg(ctx, object)
+    ctl = derived.controller(ctx.s, p)
     ops.move(ctx, p.id, "graveyard")
-    ctx.emit(["701.21a"], f"{ctx.name(p.controller)} {terms.verb('sacrifice')} {p.name}.", "sacrifice",
-             objects=[p.id], players=[p.controller])
+    ctx.emit(["701.21a"], f"{ctx.name(ctl)} {terms.verb('sacrifice')} {p.name}.", "sacrifice",
+             objects=[p.id], players=[ctl])
 
 
 @action("exile", cites=("701.13a", "111.8"), summary="Esilia un oggetto")
@@ -338,6 +339,9 @@ def add_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
     if before + count > MAX_INT:
         raise IllegalAction("troppi segnalini")
     p.counters[kind] = before + count
+    if keywords.counter_keyword(kind) is not None:
+        # 613.7c: every counter of that kind gets the new counter's timestamp
+        p.counter_timestamps[kind] = continuous.new_timestamp(ctx.s)
     ctx.emit(["122.6"], f"Si mettono {count} segnalini {terms.counter(kind)} su {p.name} ({before} → "
              f"{before + count}).", "counters", objects=[p.id], counter=kind, delta=count)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from judge.engine import seats, terms
 from judge.engine.actions.general import int_arg, keyword_arg, keywords_it, perm_arg, player_arg
-from judge.engine.characteristics import derived
+from judge.engine.characteristics import continuous, derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import attachment, ops
@@ -67,7 +67,7 @@ def attach(ctx: Ctx, object: str, to: str) -> None:
     if not st.has_player(to):
         perm_arg(ctx, to)
     to = st.ref_in(to)                       # the object it is now (400.7)
-    kind = attachment.kind(p)
+    kind = attachment.kind(st, p)
     done = terms.done("attach")
     if kind is None:
         ctx.emit(["701.3b"], f"{p.name} non è un'Aura, un Equipaggiamento o una Fortificazione: "
@@ -87,7 +87,8 @@ def attach(ctx: Ctx, object: str, to: str) -> None:
         return
     moved = p.attached_to is not None
     p.attached_to = to
-    # 701.3c: a new timestamp; battlefield order is the engine's timestamp order
+    # 701.3c, 613.7e: a new timestamp; battlefield order follows timestamps
+    p.timestamp = continuous.new_timestamp(st)
     st.battlefield.remove(p)
     st.battlefield.append(p)
     ctx.emit(["701.3a", "701.3c"], f"{p.name} viene {done} a {ctx.name(to)}"
@@ -101,7 +102,7 @@ def attach(ctx: Ctx, object: str, to: str) -> None:
 def goad(ctx: Ctx, object: str, player: str) -> None:
     p = perm_arg(ctx, object)
     pl = player_arg(ctx, player)
-    if not derived.is_creature(p):
+    if not derived.is_creature(ctx.s, p):
         raise IllegalAction(f"{p.name} non è una creatura: si possono {terms.italian('goad')} "
                             "solo creature", ["701.15a"])
     if pl.id in p.goaded_by:
@@ -140,13 +141,8 @@ def until_end_of_turn(ctx: Ctx, object: str, power: int = 0, toughness: int = 0,
     power = int_arg(power, "forza", -MAX_INT)
     toughness = int_arg(toughness, "costituzione", -MAX_INT)
     keywords = keyword_arg(keywords)
-    eot = p.until_end_of_turn
-    if power:
-        eot["power"] = eot.get("power", 0) + power
-    if toughness:
-        eot["toughness"] = eot.get("toughness", 0) + toughness
-    if keywords:
-        eot["keywords"] = list(eot.get("keywords", [])) + keywords   # each instance counts (702.45b…)
     extra = f" e {keywords_it(ctx, keywords)}" if keywords else ""
+    e = continuous.pump(ctx.s, p.id, power, toughness, keywords,
+                        f"{power:+d}/{toughness:+d}{extra} fino alla fine del turno")
     ctx.emit(["611.2a"], f"{p.name} prende {power:+d}/{toughness:+d}{extra} fino alla fine del turno "
-             f"(ora {derived.describe_pt(p)}).", "effect", objects=[p.id])
+             f"(ora {derived.describe_pt(ctx.s, p)}).", "effect", objects=[p.id], effect=e.id)

@@ -65,6 +65,7 @@ REGISTRY: tuple[Spec, ...] = (
     _K("phasing", "702.26", "other"),
     _K("space sculptor", "702.158", "other"),
     _K("start your engines!", "702.179", "other"),
+    _K("changeling", "702.73", "other"),        # every creature type (layer 4, 613.3)
     # who may block: evasion abilities (509.1b)
     _K("flying", "702.9", "evasion", counter=True),
     _K("reach", "702.17", "evasion", counter=True),

@@ -24,31 +24,31 @@ _SYMBOL = {en: sym for sym, en in COLOR_TERMS.items()}
 _TYPE_OF = {plural: t for t, plural in TYPE_PLURALS.items()}
 
 
-def controller_of(obj: Card) -> str:
+def controller_of(st: State, obj: Card) -> str:
     """Who controls an object: a permanent's controller; elsewhere its owner (the format keeps
     a spell's controller on its stack entry, see ``source_controller`` arguments)."""
-    return obj.controller if isinstance(obj, Permanent) else obj.owner
+    return derived.controller(st, obj) if isinstance(obj, Permanent) else obj.owner
 
 
-def has_quality(quality: str, obj: Card, controller: str | None = None) -> bool:
+def has_quality(st: State, quality: str, obj: Card, controller: str | None = None) -> bool:
     """Does ``obj`` (a source, an Aura, an Equipment, a blocker) have the stated quality?"""
     if quality == EVERYTHING:
         return True                                           # 702.16j
     if quality in _SYMBOL:
-        return _SYMBOL[quality] in derived.colors(obj)
+        return _SYMBOL[quality] in derived.colors(st, obj)
     if quality == ALL_COLORS:
-        return bool(derived.colors(obj))                        # 702.16h
+        return bool(derived.colors(st, obj))                  # 702.16h
     if quality == MULTICOLORED:
-        return len(derived.colors(obj)) >= 2                    # 105.2b
+        return len(derived.colors(st, obj)) >= 2              # 105.2b
     if quality == MONOCOLORED:
-        return len(derived.colors(obj)) == 1                    # 105.2a
+        return len(derived.colors(st, obj)) == 1              # 105.2a
     if quality in _TYPE_OF:
-        return _TYPE_OF[quality] in obj.types                 # 702.16a
+        return derived.is_type(st, obj, _TYPE_OF[quality])    # 702.16a
     if quality.startswith(PLAYER):
         pid = quality[len(PLAYER):]                           # 702.16k
-        ctl = controller if controller is not None else controller_of(obj)
+        ctl = controller if controller is not None else controller_of(st, obj)
         return ctl == pid
-    return any(quality == s or quality in _plurals(s) for s in obj.subtypes)
+    return any(quality == s or quality in _plurals(s) for s in derived.subtypes(st, obj))
 
 
 def _plurals(subtype: str) -> tuple[str, ...]:
@@ -62,12 +62,13 @@ def _plurals(subtype: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def protection_from(holder: Card, obj: Card, controller: str | None = None) -> Instance | None:
+def protection_from(st: State, holder: Card, obj: Card,
+                    controller: str | None = None) -> Instance | None:
     """The first protection of ``holder`` from a quality ``obj`` has, or None."""
-    if not derived.has_kw(holder, "protection"):
+    if not derived.has_kw(st, holder, "protection"):
         return None
-    for inst in derived.kw_instances(holder, "protection"):
-        if has_quality(inst.quality, obj, controller):
+    for inst in derived.kw_instances(st, holder, "protection"):
+        if has_quality(st, inst.quality, obj, controller):
             return inst
     return None
 

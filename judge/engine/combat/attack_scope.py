@@ -6,6 +6,7 @@ sets one, the limited range of influence (801.3; seats and distances: judge.engi
 from __future__ import annotations
 
 from judge.engine import seats
+from judge.engine.characteristics import derived
 from judge.engine.state import Player, State
 
 
@@ -37,6 +38,6 @@ def defender_of(st: State, target: str | None) -> str | None:
     p = st.perm(target)
     if p is None:
         return None
-    if "battle" in p.types and p.protector:
+    if derived.is_type(st, p, "battle") and p.protector:
         return p.protector
-    return p.controller
+    return derived.controller(st, p)

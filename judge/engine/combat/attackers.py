@@ -30,29 +30,29 @@ def attackable(st: State, defenders: list[str]) -> list[str]:
     for p in st.battlefield:
         if p.phased_out:
             continue
-        if "planeswalker" in p.types and p.controller in defenders:
+        if derived.is_type(st, p, "planeswalker") and derived.controller(st, p) in defenders:
             out.append(p.id)
-        elif "battle" in p.types and p.protector in defenders and p.protector not in ap_team:
+        elif derived.is_type(st, p, "battle") and p.protector in defenders and p.protector not in ap_team:
             out.append(p.id)
     return out
 
 
 def attack_problem(st: State, p: Permanent) -> tuple[str, list[str]] | None:
     """Why a creature can't be declared as an attacker, or None."""
-    if "creature" not in p.types:
+    if not derived.is_type(st, p, "creature"):
         return "non è una creatura", ["506.3"]
     if p.phased_out:
         return "è scomparsa per intermittenza", ["702.26b"]
     if p.tapped:
         return "è TAPpata", ["508.1a"]
-    if "battle" in p.types:
+    if derived.is_type(st, p, "battle"):
         return "è anche una battaglia", ["508.1a"]
-    if p.summoning_sick and not derived.has_kw(p, "haste"):
+    if p.summoning_sick and not derived.has_kw(st, p, "haste"):
         return ("non è sotto il controllo del suo controllore ininterrottamente dall'inizio del "
                 "suo turno più recente e non ha rapidità", ["302.6", "508.1a"])
-    if derived.has_kw(p, "defender"):
+    if derived.has_kw(st, p, "defender"):
         return "ha difensore", ["702.3b"]
-    if derived.has_kw(p, "can't attack"):
+    if derived.has_kw(st, p, "can't attack"):
         return "un'abilità dice che non può attaccare", ["508.1c"]
     return None
 
@@ -86,7 +86,7 @@ def in_combat_creatures(st: State) -> list[Permanent]:
 
 def has_first_strike_step(st: State) -> bool:
     """510.4: at least one attacking or blocking creature has first or double strike."""
-    return any(derived.has_kw(p, "first strike") or derived.has_kw(p, "double strike")
+    return any(derived.has_kw(st, p, "first strike") or derived.has_kw(st, p, "double strike")
                for p in in_combat_creatures(st))
 
 
@@ -189,14 +189,14 @@ def attack_options(st: State) -> tuple[list[dict], list[dict]]:
     targets = attackable(st, cb.defending_players if cb else [])
     able, unable = [], []
     for p in st.battlefield:
-        if p.controller not in act or "creature" not in p.types or p.phased_out:
+        if derived.controller(st, p) not in act or not derived.is_type(st, p, "creature") or p.phased_out:
             continue
         prob = attack_problem(st, p)
         if prob is None and not targets:
             prob = "non c'è nessuno che possa attaccare", ["508.1b", "506.3"]
         if prob is None:
-            opt = {"id": p.id, "name": p.name, "power": derived.power(p),
-                   "toughness": derived.toughness(p), "targets": list(targets)}
+            opt = {"id": p.id, "name": p.name, "power": derived.power(st, p),
+                   "toughness": derived.toughness(st, p), "targets": list(targets)}
             must = reqs.attack_requirements(st, p)
             if must:
                 opt["requirements"] = [{"text": r.text, "rules": list(r.rules)} for r in must]
@@ -252,14 +252,14 @@ def declare_attackers(ctx: Ctx) -> None:
         return
     for a in ans["attackers"]:
         p = st.perm(a["id"])
-        vig = derived.has_kw(p, "vigilance")
+        vig = derived.has_kw(st, p, "vigilance")
         if not vig:
             p.tapped = True
         d = defender_of(st, a["target"])
         cb.attackers.append({"id": p.id, "target": a["target"], "blocked": False})
         tap_note = " (non si TAPpa: ha cautela)" if vig else " e si TAPpa"
         rules = ["703.4i", "508.1k"] + (["702.20b"] if vig else ["508.1f"])
-        ctx.emit(rules, f"{p.name} ({derived.describe_pt(p)}) attacca {st.name_of(a['target'])}"
+        ctx.emit(rules, f"{p.name} ({derived.describe_pt(st, p)}) attacca {st.name_of(a['target'])}"
                  f"{tap_note}.", "attack", objects=[p.id, a["target"]],
                  players=[d] if d else [], target=a["target"])
     combat_triggers.attackers_declared(ctx, [a["id"] for a in ans["attackers"]])   # 508.1m
@@ -285,7 +285,7 @@ def _validate_attackers(st: State, pending: dict, answer) -> dict:
         if a["id"] in seen:
             raise IllegalAction(f"{p.name} è dichiarata due volte", ["508.1a"])
         seen.add(a["id"])
-        if p.controller not in act:
+        if derived.controller(st, p) not in act:
             raise IllegalAction(f"{p.name} non è controllata dal giocatore attivo", ["508.1a"])
         prob = attack_problem(st, p)
         if prob is not None:
@@ -298,7 +298,7 @@ def _validate_attackers(st: State, pending: dict, answer) -> dict:
                 raise IllegalAction(f"bisogna indicare chi o che cosa attacca {p.name}", ["508.1b"])
         if target not in targets:
             tp = st.perm(target) if isinstance(target, str) else None
-            if tp is not None and "battle" in tp.types and tp.protector in act:
+            if tp is not None and derived.is_type(st, tp, "battle") and tp.protector in act:
                 raise IllegalAction(f"il protettore di {tp.name} non può attaccarla", ["310.9b"])
             raise IllegalAction(f"{p.name} non può attaccare {st.name_of(target)}: si può attaccare "
                                 "solo un giocatore in difesa, un planeswalker che controlla o una "
@@ -306,7 +306,7 @@ def _validate_attackers(st: State, pending: dict, answer) -> dict:
         out.append({"id": p.id, "target": target})
     declared = {a["id"]: a["target"] for a in out}
     for c in st.battlefield:                        # 508.1d: requirements, creature by creature
-        if c.controller in act and "creature" in c.types and not c.phased_out \
+        if derived.controller(st, c) in act and derived.is_type(st, c, "creature") and not c.phased_out \
                 and attack_problem(st, c) is None:
             short = reqs.attack_shortfall(st, c, targets, declared.get(c.id))
             if short is not None:

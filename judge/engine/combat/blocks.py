@@ -20,17 +20,17 @@ from judge.engine.registry import decision, tba
 from judge.engine.state import Permanent, State
 
 
-def block_problem(p: Permanent) -> tuple[str, list[str]] | None:
+def block_problem(st: State, p: Permanent) -> tuple[str, list[str]] | None:
     """Why ``p`` can't block at all, or None."""
-    if "creature" not in p.types:
+    if not derived.is_type(st, p, "creature"):
         return "non è una creatura", ["506.3"]
     if p.phased_out:
         return "è scomparsa per intermittenza", ["702.26b"]
     if p.tapped:
         return "è TAPpata", ["509.1a"]
-    if "battle" in p.types:
+    if derived.is_type(st, p, "battle"):
         return "è anche una battaglia", ["509.1a"]
-    prob = evasion.blocker_problem(p)
+    prob = evasion.blocker_problem(st, p)
     if prob is not None:
         return prob[0].removeprefix(p.name + " "), prob[1]
     return None
@@ -42,26 +42,26 @@ def _attackers(st: State, pid: str) -> list[Permanent]:
 
 
 def _blockers(st: State, pid: str) -> list[Permanent]:
-    return [p for p in st.battlefield if p.controller == pid and "creature" in p.types
-            and not p.phased_out and block_problem(p) is None]
+    return [p for p in st.battlefield if derived.controller(st, p) == pid and derived.is_type(st, p, "creature")
+            and not p.phased_out and block_problem(st, p) is None]
 
 
 def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:
     attackers = _attackers(st, pid)
     able, unable = [], []
     for p in st.battlefield:
-        if p.controller != pid or "creature" not in p.types or p.phased_out:
+        if derived.controller(st, p) != pid or not derived.is_type(st, p, "creature") or p.phased_out:
             continue
-        prob = block_problem(p)
+        prob = block_problem(st, p)
         if prob is not None:
             unable.append({"id": p.id, "name": p.name, "reason": prob[0], "rules": prob[1]})
             continue
         problems = [evasion.pair_problem(st, p, a) for a in attackers]
         can = [a.id for a, why in zip(attackers, problems) if why is None]
         if can:
-            opt = {"id": p.id, "name": p.name, "power": derived.power(p),
-                   "toughness": derived.toughness(p), "can_block": can}
-            cap = evasion.capacity(p)
+            opt = {"id": p.id, "name": p.name, "power": derived.power(st, p),
+                   "toughness": derived.toughness(st, p), "can_block": can}
+            cap = evasion.capacity(st, p)
             if cap > 1:
                 opt["max_blocks"] = None if cap == float("inf") else int(cap)
             must = reqs.block_requirements(st, p)
@@ -136,7 +136,7 @@ def declare_blockers(ctx: Ctx) -> None:
             cb.blockers.append({"id": b["id"], "blocking": list(b["blocking"])})
             several = len(b["blocking"]) > 1
             ctx.emit(["703.4j", "509.1g"] + (["509.1a", "101.1"] if several else []),
-                     f"{bp.name} ({derived.describe_pt(bp)}) blocca "
+                     f"{bp.name} ({derived.describe_pt(st, bp)}) blocca "
                      f"{' e '.join(st.name_of(x) for x in b['blocking'])}"
                      + (" (un'abilità le permette di bloccare più creature)." if several else "."),
                      "block", objects=[bp.id, *b["blocking"]], players=[pl.id])
@@ -186,9 +186,9 @@ def _validate_blockers(st: State, pending: dict, answer) -> dict:
         if b["id"] in seen:
             raise IllegalAction(f"{p.name} è dichiarata due volte come bloccante", ["509.1a"])
         seen.add(b["id"])
-        if p.controller != pid:
+        if derived.controller(st, p) != pid:
             raise IllegalAction(f"{p.name} non è controllata da {st.name_of(pid)}", ["509.1a"])
-        prob = block_problem(p)
+        prob = block_problem(st, p)
         if prob is not None:
             raise IllegalAction(f"{p.name} non può bloccare: {prob[0]}", prob[1])
         if not blocking:

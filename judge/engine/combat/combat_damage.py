@@ -26,7 +26,7 @@ def _dealers(st: State) -> list[Permanent]:
     if cb.first_strikers is None:
         return creatures
     fs = set(cb.first_strikers)
-    return [p for p in creatures if p.id not in fs or derived.has_kw(p, "double strike")]
+    return [p for p in creatures if p.id not in fs or derived.has_kw(st, p, "double strike")]
 
 
 @tba("703.4k", cites=("510.1", "510.1a", "510.1b", "510.1c", "510.1d", "702.19b", "702.19c",
@@ -44,18 +44,18 @@ def assign_combat_damage(ctx: Ctx) -> None:
     tally = assignment.Tally()
     for p in dealers:
         if "fixed" in plans[p.id]:
-            tally.add(p, plans[p.id]["fixed"])
+            tally.add(st, p, plans[p.id]["fixed"])
     assignments: dict[str, dict[str, int]] = {}
     # 510.1: the active player announces first, then the defending players (APNAP).
     for pl in seats.apnap(st):
-        mine = [p for p in dealers if p.controller == pl.id]
+        mine = [p for p in dealers if derived.controller(st, p) == pl.id]
         opened = [p for p in mine if "open" in plans[p.id]]
         seen: set[str] = set()
         shared: set[str] = set()
         for p in opened:
             for rid in assignment.needs_of(plans[p.id]["open"]):
                 (shared if rid in seen else seen).add(rid)
-        needed = {rid: assignment.still_needed(st.perm(rid), tally) for rid in sorted(seen)}
+        needed = {rid: assignment.still_needed(st, st.perm(rid), tally) for rid in sorted(seen)}
         running = tally.copy()
         for p in opened:
             plans[p.id] = assignment.settle(st, p, plans[p.id]["open"], tally, running, shared)
@@ -70,12 +70,12 @@ def assign_combat_damage(ctx: Ctx) -> None:
             })
             assignments.update(ans["assignments"])
             for cid, asg in ans["assignments"].items():
-                tally.add(by_id[cid], asg)
+                tally.add(st, by_id[cid], asg)
         for p in mine:
             if "fixed" in plans[p.id]:
                 assignments[p.id] = plans[p.id]["fixed"]
                 if p in opened:
-                    tally.add(p, plans[p.id]["fixed"])
+                    tally.add(st, p, plans[p.id]["fixed"])
     # Every choice is made: now the log (a resumed step must not repeat it).
     if st.turn.step == "first_strike_damage":
         ctx.emit(["510.4"], "Solo le creature con attacco improvviso o doppio attacco assegnano "
@@ -83,7 +83,7 @@ def assign_combat_damage(ctx: Ctx) -> None:
     for p in dealers:
         if "none" in plans[p.id]:
             rules, text = plans[p.id]["none"]
-            ctx.emit(rules, text, "no_combat_damage", objects=[p.id], players=[p.controller])
+            ctx.emit(rules, text, "no_combat_damage", objects=[p.id], players=[derived.controller(st, p)])
     cb.assignments = {k: v for k, v in assignments.items() if v}
     for src, asg in cb.assignments.items():
         sp = st.perm(src)
@@ -129,7 +129,7 @@ def deal_combat_damage(ctx: Ctx) -> None:
     # Lifelink: one life gain event per source, however many it dealt damage to
     # (702.15b, 119.9: a life gain event is caused by a source); several sources with
     # lifelink make separate events (702.15e, which points to 119.9).
-    lifelinkers = [(src, n, k) for src, n, k in dealt if n and derived.has_kw(src, "lifelink")]
+    lifelinkers = [(src, n, k) for src, n, k in dealt if n and derived.has_kw(st, src, "lifelink")]
     for src, n, recipients in lifelinkers:
         rules = ("702.15e", "119.9") if len(lifelinkers) > 1 else (("119.9",) if recipients > 1 else ())
         ops.gain_from_lifelink(ctx, src, n, rules=rules)
@@ -143,7 +143,7 @@ def _toxic(ctx: Ctx, src: Permanent, pl) -> None:
     """120.3g, 702.164c: combat damage dealt to a player by a creature with toxic gives that
     player poison counters equal to its total toxic value (702.164b: the sum of every N), in
     addition to the damage's other results."""
-    value = sum(i.n for i in derived.kw_instances(src, "toxic"))
+    value = sum(i.n for i in derived.kw_instances(ctx.s, src, "toxic"))
     if value > 0:
         team = ["810.10"] if len(ops.life_group(ctx, pl)) > 1 else []
         ops.add_poison(ctx, pl, value, ["703.4m", "510.2", "120.3g", "702.164c", *team],

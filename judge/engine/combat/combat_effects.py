@@ -6,12 +6,12 @@ mentor and provoke) are pending decisions of the player who makes them.
 
 from __future__ import annotations
 
-from judge.engine.characteristics import derived, keywords
+from judge.engine.characteristics import continuous, derived, keywords
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import identity, ops, targeting
 from judge.engine.registry import decision, effect
-from judge.engine.state import Card, Permanent, StackItem, State
+from judge.engine.state import Card, Effect, Permanent, StackItem, State
 
 
 def _live(st: State, key: str | None) -> Permanent | None:
@@ -36,20 +36,17 @@ def _affected(ctx: Ctx, item: StackItem, key: str | None, delayed: bool = False)
 
 def pump(ctx: Ctx, p: Permanent, dp: int, dt: int, rules: list[str], why: str) -> None:
     """``p`` gets +dp/+dt until end of turn (611.2a; it ends in the cleanup step, 514.2)."""
-    eot = p.until_end_of_turn
-    for key, n in (("power", dp), ("toughness", dt)):
-        if n:
-            eot[key] = eot.get(key, 0) + n
-            if not eot[key]:
-                del eot[key]
+    e = continuous.pump(ctx.s, p.id, dp, dt, text=f"{dp:+d}/{dt:+d} fino alla fine del turno ({why})")
     ctx.emit(rules, f"{p.name} prende {dp:+d}/{dt:+d} fino alla fine del turno ({why}): ora "
-             f"{derived.describe_pt(p)}.", "effect", objects=[p.id])
+             f"{derived.describe_pt(ctx.s, p)}.", "effect", objects=[p.id], effect=e.id)
 
 
 def _counter(ctx: Ctx, p: Permanent, rules: list[str], why: str) -> None:
     p.counters["+1/+1"] = p.counters.get("+1/+1", 0) + 1
+    ctx.s.touch()
     ctx.emit(rules, f"Si mette un segnalino +1/+1 su {p.name} ({why}): ora "
-             f"{derived.describe_pt(p)}.", "counters", objects=[p.id], counter="+1/+1", delta=1)
+             f"{derived.describe_pt(ctx.s, p)}.", "counters", objects=[p.id], counter="+1/+1",
+             delta=1)
 
 
 # --- pumps -------------------------------------------------------------------------------------
@@ -82,7 +79,7 @@ def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
         return
     n = item.effect["amount"]
     blockers = [b for b in (st.combat.blockers if st.combat else ()) if p.id in b["blocking"]
-                and _live(st, b["id"])]
+                and st.perm(b["id"]) is not None and not st.perm(b["id"]).phased_out]
     extra = max(0, len(blockers) - 1)
     if not extra:
         ctx.emit(["702.23a", "702.23b"], f"{p.name} è bloccata da {len(blockers)} creatur"
@@ -140,7 +137,7 @@ def counter_on_source(ctx: Ctx, item: StackItem, _choice) -> None:
 def _mentor_candidates(st: State, src: Permanent) -> list[str]:
     cb = st.combat
     return [p.id for p in (st.perm(a["id"]) for a in (cb.attackers if cb else ()))
-            if p is not None and not p.phased_out and derived.power(p) < derived.power(src)]
+            if p is not None and not p.phased_out and derived.power(st, p) < derived.power(st, src)]
 
 
 def _mentor_target(ctx: Ctx, trig: dict) -> str | None:
@@ -182,7 +179,7 @@ def _annihilator_choice(ctx: Ctx, item: StackItem):
     pid, n = item.effect["player"], item.effect["amount"]
     if st.player(pid).lost:
         return None
-    mine = [p for p in st.battlefield if p.controller == pid and not p.phased_out]
+    mine = [p for p in st.battlefield if derived.controller(st, p) == pid and not p.phased_out]
     if len(mine) <= n:
         return {"permanents": [p.id for p in mine]}
     return ctx.ask({
@@ -235,8 +232,8 @@ def _provoke_target(ctx: Ctx, trig: dict) -> str | None:
     st = ctx.s
     src = st.live(trig["source"])
     pid = trig["effect"]["player"]
-    creatures = [p.id for p in st.battlefield if p.controller == pid and not p.phased_out
-                 and derived.is_creature(p)]
+    creatures = [p.id for p in st.battlefield if derived.controller(st, p) == pid and not p.phased_out
+                 and derived.is_creature(st, p)]
     return targeting.choose(ctx, trig, creatures, src, ["702.39a"])
 
 
@@ -268,7 +265,7 @@ def _validate_may(st: State, pending: dict, answer) -> dict:
 def provoke(ctx: Ctx, item: StackItem, choice) -> None:
     st = ctx.s
     target = _live(st, item.targets[0]) if item.targets else None
-    if target is None or target.controller != item.effect["player"] or not derived.is_creature(target):
+    if target is None or derived.controller(st, target) != item.effect["player"] or not derived.is_creature(st, target):
         ctx.emit(["702.39a", "608.2b"], "Il bersaglio non è più legale: l'abilità non si risolve.",
                  "effect", objects=[item.id])
         return
@@ -301,8 +298,8 @@ def _myriad_choice(ctx: Ctx, item: StackItem):
         return {"attack": {}}
     options = []
     for p in opps:
-        walkers = [x.id for x in st.battlefield if x.controller == p.id and not x.phased_out
-                   and "planeswalker" in x.types]
+        walkers = [x.id for x in st.battlefield if derived.controller(st, x) == p.id and not x.phased_out
+                   and derived.is_type(st, x, "planeswalker")]
         options.append({"player": p.id, "name": p.name, "targets": [p.id, *walkers]})
     return ctx.ask({
         "id": f"myriad:{item.id}", "kind": "myriad_tokens", "player": item.controller,
@@ -331,12 +328,24 @@ def _validate_myriad(st: State, pending: dict, answer) -> dict:
     return {"attack": out}
 
 
-def _copy_token(st: State, src: Permanent, controller: str) -> Card:
-    """A token that's a copy of ``src`` (its copiable values, 707.2)."""
-    return Card(id=st.new_id("pedina"), name=src.name, types=list(src.types),
-                subtypes=list(src.subtypes), supertypes=list(src.supertypes), power=src.power,
-                toughness=src.toughness, keywords=list(src.keywords), colors=src.colors,
-                token=True, owner=controller)
+def _copy_token(st: State, values: dict, controller: str) -> Card:
+    """A token that's a copy of an object: its copiable values (707.2) are the token's own
+    (111.2); its static abilities come with the copy effect ``_copy_abilities`` adds."""
+    return Card(id=st.new_id("pedina"), name=values["name"] or "", types=list(values["types"]),
+                subtypes=list(values["subtypes"]), supertypes=list(values["supertypes"]),
+                power=values["power"], toughness=values["toughness"],
+                keywords=[a for a in values["abilities"] if keywords.instance(a) is not None],
+                colors=tuple(values["colors"]), mana_cost=values["mana_cost"], token=True,
+                owner=controller)
+
+
+def _copy_abilities(st: State, token: Card, values: dict, source: str) -> None:
+    """The copied static abilities of a token copy (707.2), as a copy effect on the token."""
+    if any(a.startswith("@") for a in values["abilities"]):
+        continuous.add_effect(st, Effect(
+            id="?", text=f"copia di {st.name_of(source)}", source=token.id, kind="resolved",
+            affects="self", does=[{"op": "copy", "of": None, "values": values}],
+            duration="source"))
 
 
 @effect("myriad", cites=("702.116a", "508.4", "111.2", "603.7"), params=("player",),
@@ -349,8 +358,10 @@ def myriad(ctx: Ctx, item: StackItem, choice) -> None:
     for pid, target in (choice or {}).get("attack", {}).items():
         if src is None or st.combat is None or st.player(pid).lost:
             continue
-        tok = ops.put(ctx, _copy_token(st, src, item.controller), "battlefield",
+        values = continuous.copiable_values(st, src.id)
+        tok = ops.put(ctx, _copy_token(st, values, item.controller), "battlefield",
                       controller=item.controller, created=True)
+        _copy_abilities(st, tok, values, src.id)
         tok.tapped = True
         st.combat.attackers.append({"id": tok.id, "target": target, "blocked": False})
         made.append(tok.key)
@@ -400,6 +411,7 @@ def sacrifice_source(ctx: Ctx, item: StackItem, _choice) -> None:
     p = _affected(ctx, item, item.source, delayed=True)
     if p is None:
         return
+    ctl = derived.controller(ctx.s, p)
     ops.move(ctx, p.id, "graveyard")
-    ctx.emit(["702.147a", "701.21a"], f"{ctx.name(p.controller)} sacrifica {p.name}.",
-             "sacrifice", objects=[p.id], players=[p.controller])
+    ctx.emit(["702.147a", "701.21a"], f"{ctx.name(ctl)} sacrifica {p.name}.",
+             "sacrifice", objects=[p.id], players=[ctl])

@@ -37,7 +37,7 @@ class Requirement:
 
 def attack_requirements(st: State, p: Permanent) -> list[Requirement]:
     out = []
-    if derived.has_kw(p, "attacks each combat if able"):
+    if derived.has_kw(st, p, "attacks each combat if able"):
         out.append(Requirement(p.id, f"{p.name} attacca in ogni combattimento se può", ("508.1d",)))
     for pid in p.goaded_by:                                  # 701.15b, 701.15c
         who = st.name_of(pid)
@@ -93,7 +93,7 @@ def attack_shortfall(st: State, p: Permanent, targets: list[str],
 
 def block_requirements(st: State, p: Permanent) -> list[Requirement]:
     out = []
-    if derived.has_kw(p, "blocks each combat if able"):
+    if derived.has_kw(st, p, "blocks each combat if able"):
         out.append(Requirement(p.id, f"{p.name} blocca in ogni combattimento se può", ("509.1c",)))
     cb = st.combat
     for r in (cb.requirements if cb else ()):
@@ -122,11 +122,11 @@ def block_board(st: State, blockers: list[Permanent], attackers: list[Permanent]
     can, cap, reqs = {}, {}, {}
     for b in blockers:
         can[b.id] = [a.id for a in attackers if evasion.pair_problem(st, b, a) is None]
-        cap[b.id] = evasion.capacity(b)
+        cap[b.id] = evasion.capacity(st, b)
         r = block_requirements(st, b)
         if r:
             reqs[b.id] = r
-    menace = {a.id for a in attackers if derived.has_kw(a, "menace")}
+    menace = {a.id for a in attackers if derived.has_kw(st, a, "menace")}
     return BlockBoard(can, cap, menace, reqs)
 
 

@@ -25,8 +25,8 @@ def _it(name: str) -> str:
 def _queue(ctx: Ctx, src: Permanent, name: str, what: str, effect: dict, rules: list[str],
            n: int = 0) -> None:
     label = _it(name) + (f" {n}" if n else "")
-    triggers.queue(ctx, src.controller, f"{label} di {src.name}: {what}", rules, source=src.key,
-                   effect=effect)
+    triggers.queue(ctx, derived.controller(ctx.s, src), f"{label} di {src.name}: {what}", rules,
+                   source=src.key, effect=effect)
 
 
 def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
@@ -40,7 +40,7 @@ def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
     for a in attackers:
         target = targets.get(a.id)
         d = defender_of(st, target)
-        for inst in derived.kw_instances(a):
+        for inst in derived.kw_instances(st, a):
             name = inst.name
             if name == "battle cry":
                 _queue(ctx, a, name, "ogni altra creatura attaccante prende +1/+0 fino alla fine "
@@ -51,7 +51,7 @@ def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
                        {"kind": "annihilator", "player": d, "amount": inst.n}, ["702.86a", "802.2a"]
                        if len(cb.defending_players) > 1 else ["702.86a"], inst.n)
             elif name == "melee":
-                n = len(_opponents_attacked(st, a.controller, attackers, targets))
+                n = len(_opponents_attacked(st, derived.controller(st, a), attackers, targets))
                 _queue(ctx, a, name, f"prende +1/+1 fino alla fine del turno per ogni avversario "
                        f"attaccato in questo combattimento ({n})", {"kind": "melee", "amount": n},
                        ["702.121a"])
@@ -59,7 +59,7 @@ def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
                 _queue(ctx, a, name, "per ogni avversario diverso dal giocatore in difesa, può "
                        "creare una pedina copia TAPpata e attaccante",
                        {"kind": "myriad", "player": d}, ["702.116a"])
-            elif name == "training" and any(derived.power(o) > derived.power(a)
+            elif name == "training" and any(derived.power(st, o) > derived.power(st, a)
                                              for o in attackers if o.id != a.id):
                 _queue(ctx, a, name, "attacca con una creatura di forza maggiore: un segnalino "
                        "+1/+1 su di essa", {"kind": "counter_on_source"}, ["702.149a"])
@@ -80,10 +80,11 @@ def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
 
 def _exalted(ctx: Ctx, creature: Permanent) -> None:
     """702.83a: each instance of exalted on each permanent its controller controls triggers."""
-    for p in ctx.s.battlefield:
-        if p.phased_out or p.controller != creature.controller:
+    st = ctx.s
+    for p in st.battlefield:
+        if p.phased_out or derived.controller(st, p) != derived.controller(st, creature):
             continue
-        for _ in range(derived.kw_count(p, "exalted")):
+        for _ in range(derived.kw_count(st, p, "exalted")):
             _queue(ctx, p, "exalted", f"{creature.name} attacca da sola e prende +1/+1 fino alla "
                    "fine del turno", {"kind": "exalted", "creature": creature.key},
                    ["702.83a", "506.5"])
@@ -94,7 +95,7 @@ def _opponents_attacked(st: State, pid: str, attackers: list[Permanent],
     """702.121a: opponents the player attacked with creatures this combat (players attacked,
     not planeswalkers or battles)."""
     team = st.player(pid).team
-    return {targets[a.id] for a in attackers if a.controller == pid and st.has_player(
+    return {targets[a.id] for a in attackers if derived.controller(st, a) == pid and st.has_player(
         targets.get(a.id) or "") and st.player(targets[a.id]).team != team}
 
 
@@ -112,7 +113,7 @@ def blockers_declared(ctx: Ctx) -> None:
         p = idx.get(b["id"])
         if p is None:
             continue
-        for inst in derived.kw_instances(p, "bushido"):          # "blocks"
+        for inst in derived.kw_instances(st, p, "bushido"):          # "blocks"
             _queue(ctx, p, "bushido", f"blocca e prende +{inst.n}/+{inst.n} fino alla fine del "
                    "turno", {"kind": "pump_source", "amount": inst.n}, ["702.45a"], inst.n)
     for att in cb.attackers:
@@ -120,8 +121,8 @@ def blockers_declared(ctx: Ctx) -> None:
         if a is None or not att["blocked"]:
             continue
         blockers = [idx[b["id"]] for b in cb.blockers if a.id in b["blocking"] and b["id"] in idx]
-        d = defender_of(st, att["target"]) or (blockers[0].controller if blockers else None)
-        for inst in derived.kw_instances(a):
+        d = defender_of(st, att["target"]) or (derived.controller(st, blockers[0]) if blockers else None)
+        for inst in derived.kw_instances(st, a):
             n = inst.n
             if inst.name == "bushido":
                 _queue(ctx, a, "bushido", f"è bloccata e prende +{n}/+{n} fino alla fine del turno",
@@ -136,7 +137,7 @@ def blockers_declared(ctx: Ctx) -> None:
                        ["702.130a"], n)
             elif inst.name == "flanking":
                 for blk in blockers:
-                    if not derived.has_kw(blk, "flanking"):
+                    if not derived.has_kw(st, blk, "flanking"):
                         _queue(ctx, a, "flanking", f"{blk.name}, che la blocca e non ha "
                                f"{keywords.KEYWORD_IT['flanking']}, prende -1/-1 fino alla fine "
                                "del turno", {"kind": "flanking", "creature": blk.key}, ["702.25a"])

@@ -34,8 +34,8 @@ class Tally:
         self.amount: dict[str, int] = {}
         self.touched: set[str] = set()
 
-    def add(self, source: Permanent, assignment: dict[str, int]) -> None:
-        deathtouch = derived.has_kw(source, "deathtouch")
+    def add(self, st: State, source: Permanent, assignment: dict[str, int]) -> None:
+        deathtouch = derived.has_kw(st, source, "deathtouch")
         for rid, n in assignment.items():
             if n > 0:
                 self.amount[rid] = self.amount.get(rid, 0) + n
@@ -48,32 +48,32 @@ class Tally:
         return t
 
 
-def still_needed(r: Permanent, tally: Tally) -> int:
+def still_needed(st: State, r: Permanent, tally: Tally) -> int:
     """Damage ``r`` still needs: for a blocking creature, lethal damage (702.19b: its toughness
     less the damage marked on it and assigned to it by other creatures; none once a deathtouch
     source assigned it any, 702.2c); for a planeswalker, its loyalty less the damage assigned
     to it (702.19c)."""
-    if derived.is_creature(r):
+    if derived.is_creature(st, r):
         if r.id in tally.touched:
             return 0
-        return max(0, derived.toughness(r) - r.damage - tally.amount.get(r.id, 0))
+        return max(0, derived.toughness(st, r) - r.damage - tally.amount.get(r.id, 0))
     return max(0, derived.loyalty(r) - tally.amount.get(r.id, 0))
 
 
-def lethal_for(blocker: Permanent, source: Permanent, tally: Tally | None = None) -> int:
+def lethal_for(st: State, blocker: Permanent, source: Permanent, tally: Tally | None = None) -> int:
     """Lethal damage ``source`` must still assign to ``blocker`` (702.19b); 1 from deathtouch
     (702.2c)."""
-    need = still_needed(blocker, tally or Tally())
-    if need > 0 and derived.has_kw(source, "deathtouch"):
+    need = still_needed(st, blocker, tally or Tally())
+    if need > 0 and derived.has_kw(st, source, "deathtouch"):
         return 1
     return need
 
 
-def trample_kind(p: Permanent) -> str | None:
+def trample_kind(st: State, p: Permanent) -> str | None:
     """"trample over planeswalkers" (702.19c), "trample" (702.19b) or None."""
-    if derived.has_kw(p, TOP):
+    if derived.has_kw(st, p, TOP):
         return TOP
-    return "trample" if derived.has_kw(p, "trample") else None
+    return "trample" if derived.has_kw(st, p, "trample") else None
 
 
 def target_alive(st: State, target: str | None) -> bool:
@@ -82,7 +82,8 @@ def target_alive(st: State, target: str | None) -> bool:
     if st.has_player(target):
         return not st.player(target).lost
     p = st.perm(target)
-    return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(p.types))
+    return p is not None and not p.phased_out and bool({"planeswalker", "battle"}
+                                                       & set(derived.types(st, p)))
 
 
 def _player_alive(st: State, pid: str | None) -> bool:
@@ -105,7 +106,7 @@ def plan(st: State, p: Permanent) -> dict:
     ``choice`` with its ``default``."""
     cb = st.combat
     idx = st.perm_index()
-    amount = derived.power(p)
+    amount = derived.power(st, p)
     if amount <= 0:
         return {"fixed": {}}                                          # 510.1a
     att = next((a for a in cb.attackers if a["id"] == p.id), None)
@@ -121,18 +122,18 @@ def plan(st: State, p: Permanent) -> dict:
         return {"fixed": {blocked[0].id: amount}}
     return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": False,
                        "recipients": [x.id for x in blocked],
-                       "lethal": {x.id: lethal_for(x, p) for x in blocked}, "target": None},
+                       "lethal": {x.id: lethal_for(st, x, p) for x in blocked}, "target": None},
             "default": {blocked[0].id: amount}}
 
 
 def _attacker_plan(st: State, p: Permanent, att: dict, amount: int, idx: dict) -> dict:
-    kind = trample_kind(p)
+    kind = trample_kind(st, p)
     target = att["target"] if target_alive(st, att["target"]) else None
     walker = idx.get(target) if target is not None and not st.has_player(target) else None
-    walker = walker if walker is not None and "planeswalker" in walker.types else None
+    walker = walker if walker is not None and derived.is_type(st, walker, "planeswalker") else None
     beyond, rules = None, []
     if kind == TOP and walker is not None:
-        beyond, rules = walker.controller, ["702.19c"]                # its controller
+        beyond, rules = derived.controller(st, walker), ["702.19c"]   # its controller
     elif kind == TOP and att["target"] is None and _player_alive(st, att.get("defender")):
         beyond, rules = att["defender"], ["702.19e"]                  # the walker left combat
     if beyond is not None and not _player_alive(st, beyond):
@@ -176,8 +177,8 @@ def settle(st: State, p: Permanent, op: dict, tally: Tally, running: Tally,
     counts; updated with its own).  It is fixed when it has no real choice: one recipient
     needing all its damage that no other open creature may assign to."""
     idx = st.perm_index()
-    amount = derived.power(p)
-    dt = derived.has_kw(p, "deathtouch")
+    amount = derived.power(st, p)
+    dt = derived.has_kw(st, p, "deathtouch")
     blockers = [idx[b] for b in op["blockers"]]
     walker = idx[op["walker"]] if op["walker"] else None
     trample = op["kind"] is not None
@@ -191,10 +192,10 @@ def settle(st: State, p: Permanent, op: dict, tally: Tally, running: Tally,
             left -= n
 
     for b in blockers:
-        give(b.id, min(left, lethal_for(b, p, running)))
+        give(b.id, min(left, lethal_for(st, b, p, running)))
     if left and trample:
         if walker is not None:
-            give(walker.id, min(left, still_needed(walker, running)))
+            give(walker.id, min(left, still_needed(st, walker, running)))
             give(op["beyond"], left)
         elif op["target"] is not None:
             give(op["target"], left)
@@ -202,7 +203,7 @@ def settle(st: State, p: Permanent, op: dict, tally: Tally, running: Tally,
             give(op["beyond"], left)
     if left:
         give(blockers[0].id, left)
-    running.add(p, default)
+    running.add(st, p, default)
     first = blockers[0] if blockers else walker
     if len(blockers) <= 1 and list(default) == [first.id] and first.id not in shared:
         return {"fixed": default, "rules": op["rules"]}
@@ -211,13 +212,14 @@ def settle(st: State, p: Permanent, op: dict, tally: Tally, running: Tally,
         if trample and rid is not None and rid not in recipients:
             recipients.append(rid)
     choice = {"id": p.id, "name": p.name, "power": amount, "trample": trample,
-              "recipients": recipients, "lethal": {b.id: lethal_for(b, p, tally) for b in blockers},
+              "recipients": recipients,
+              "lethal": {b.id: lethal_for(st, b, p, tally) for b in blockers},
               "target": op["target"], "deathtouch": dt}
     if op["kind"] is not None and op["beyond"] is not None:
         choice["trample_over_planeswalkers"] = True
         choice["beyond"] = op["beyond"]
         if walker is not None:
-            choice["loyalty"] = {walker.id: still_needed(walker, tally)}
+            choice["loyalty"] = {walker.id: still_needed(st, walker, tally)}
     return {"choice": choice, "default": default, "rules": op["rules"]}
 
 

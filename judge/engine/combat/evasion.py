@@ -19,79 +19,82 @@ from judge.engine.state import Permanent, State
 Problem = tuple[str, list[str]]
 
 
-def _kw(p: Permanent, name: str) -> bool:
-    return derived.has_kw(p, name)
+def _kw(st: State, p: Permanent, name: str) -> bool:
+    return derived.has_kw(st, p, name)
 
 
-def blocker_problem(p: Permanent) -> Problem | None:
+def blocker_problem(st: State, p: Permanent) -> Problem | None:
     """An ability that keeps ``p`` from blocking at all (509.1b)."""
-    if _kw(p, "can't block"):
+    if _kw(st, p, "can't block"):
         return f"{p.name} non può bloccare", ["509.1b"]
-    if _kw(p, "decayed"):
+    if _kw(st, p, "decayed"):
         return f"{p.name} ha {keywords.KEYWORD_IT['decayed']} e non può bloccare", ["702.147a"]
     return None
 
 
-def capacity(p: Permanent) -> float:
+def capacity(st: State, p: Permanent) -> float:
     """How many attackers ``p`` may block (509.1a: one, unless its abilities say more)."""
-    if _kw(p, "can block any number of creatures"):
+    if _kw(st, p, "can block any number of creatures"):
         return math.inf
-    return 1 + sum(1 for i in derived.kw_instances(p, "can block an additional creature each combat"))
+    return 1 + sum(1 for i in derived.kw_instances(st, p, "can block an additional creature each combat"))
 
 
 def pair_problem(st: State, blocker: Permanent, attacker: Permanent) -> Problem | None:
     """Why ``blocker`` can't block ``attacker`` (its controller is the defending player), or None."""
     a, b = attacker.name, blocker.name
-    if _kw(attacker, "can't be blocked"):
+    if _kw(st, attacker, "can't be blocked"):
         return f"{a} non può essere bloccata", ["509.1b"]
-    if _kw(attacker, "flying") and not (_kw(blocker, "flying") or _kw(blocker, "reach")):
+    if _kw(st, attacker, "flying") and not (_kw(st, blocker, "flying") or _kw(st, blocker, "reach")):
         return f"{a} ha {_it('flying')} e {b} non ha né {_it('flying')} né {_it('reach')}", \
             ["702.9b", "509.1b"]
-    if _kw(attacker, "horsemanship") and not _kw(blocker, "horsemanship"):
+    if _kw(st, attacker, "horsemanship") and not _kw(st, blocker, "horsemanship"):
         return f"{a} ha {_it('horsemanship')} e {b} no", ["702.31b", "509.1b"]
-    if _kw(attacker, "shadow") != _kw(blocker, "shadow"):
-        who, other = (a, b) if _kw(attacker, "shadow") else (b, a)
+    if _kw(st, attacker, "shadow") != _kw(st, blocker, "shadow"):
+        who, other = (a, b) if _kw(st, attacker, "shadow") else (b, a)
         return f"{who} ha {_it('shadow')} e {other} no", ["702.28b", "509.1b"]
-    artifact_creature = "artifact" in blocker.types
-    if _kw(attacker, "fear") and not (artifact_creature or "B" in derived.colors(blocker)):
+    artifact_creature = derived.is_type(st, blocker, "artifact")
+    if _kw(st, attacker, "fear") and not (artifact_creature or "B" in derived.colors(st, blocker)):
         return (f"{a} ha {_it('fear')}: la possono bloccare solo creature artefatto e/o creature "
                 f"nere, e {b} non lo è", ["702.36b", "509.1b"])
-    if _kw(attacker, "intimidate") and not (
-            artifact_creature or set(derived.colors(blocker)) & set(derived.colors(attacker))):
+    if _kw(st, attacker, "intimidate") and not (
+            artifact_creature or set(derived.colors(st, blocker)) & set(derived.colors(st, attacker))):
         return (f"{a} ha {_it('intimidate')}: la possono bloccare solo creature artefatto e/o "
                 f"creature che condividono un colore con essa, e {b} non lo è", ["702.13b", "509.1b"])
-    if _kw(attacker, "skulk") and derived.power(blocker) > derived.power(attacker):
-        return (f"{a} ha {_it('skulk')} e {b} ha forza maggiore ({derived.power(blocker)} contro "
-                f"{derived.power(attacker)})", ["702.118b", "509.1b"])
-    for inst in derived.kw_instances(attacker, "landwalk"):
+    if _kw(st, attacker, "skulk") and derived.power(st, blocker) > derived.power(st, attacker):
+        return (f"{a} ha {_it('skulk')} e {b} ha forza maggiore ({derived.power(st, blocker)} contro "
+                f"{derived.power(st, attacker)})", ["702.118b", "509.1b"])
+    defender = derived.controller(st, blocker)
+    for inst in derived.kw_instances(st, attacker, "landwalk"):
         land = next((x for x in st.battlefield if not x.phased_out
-                     and x.controller == blocker.controller and landwalk_land(inst.land, x)), None)
+                     and derived.controller(st, x) == defender
+                     and landwalk_land(st, inst.land, x)), None)
         if land is not None:
-            return (f"{a} ha {keywords.italian(inst.text)} e {st.name_of(blocker.controller)}, il "
+            return (f"{a} ha {keywords.italian(inst.text)} e {st.name_of(defender)}, il "
                     f"giocatore in difesa, controlla {land.name}", ["702.14c", "509.1b"])
-    inst = protection.protection_from(attacker, blocker)
+    inst = protection.protection_from(st, attacker, blocker)
     if inst is not None:
         return (f"{a} ha {protection.describe(inst, st)} e {b} ha quella qualità",
                 protection.variant_rule(inst, "702.16f") + ["509.1b"])
-    if _kw(blocker, "can block only creatures with flying") and not _kw(attacker, "flying"):
+    if _kw(st, blocker, "can block only creatures with flying") and not _kw(st, attacker, "flying"):
         return f"{b} può bloccare solo creature con {_it('flying')}", ["509.1b"]
     return None
 
 
-def landwalk_land(kind: str, land: Permanent) -> bool:
+def landwalk_land(st: State, kind: str, land: Permanent) -> bool:
     """Is ``land`` a land of the kind a landwalk names (702.14c)?"""
-    if "land" not in land.types:
+    ch = derived.ch(st, land)
+    if "land" not in ch.types:
         return False
     subtype, supertype, card_type, not_super = keywords.LANDWALKS[kind]
-    return ((subtype is None or subtype in land.subtypes)
-            and (supertype is None or supertype in land.supertypes)
-            and (card_type is None or card_type in land.types)
-            and (not_super is None or not_super not in land.supertypes))
+    return ((subtype is None or subtype in ch.subtypes)
+            and (supertype is None or supertype in ch.supertypes)
+            and (card_type is None or card_type in ch.types)
+            and (not_super is None or not_super not in ch.supertypes))
 
 
 def menace_problem(st: State, attacker: Permanent, n_blockers: int) -> Problem | None:
     """702.111b: a creature with menace can't be blocked except by two or more creatures."""
-    if n_blockers == 1 and _kw(attacker, "menace"):
+    if n_blockers == 1 and _kw(st, attacker, "menace"):
         return (f"{attacker.name} ha {_it('menace')}: non può essere bloccata tranne che da due o "
                 "più creature", ["702.111b", "509.1b"])
     return None
@@ -106,7 +109,7 @@ def declaration_problem(st: State, blocks: dict[str, list[str]]) -> Problem | No
         b = idx[bid]
         if len(attackers) != len(set(attackers)):
             return f"{b.name} non può bloccare due volte la stessa creatura", ["509.1a"]
-        cap = capacity(b)
+        cap = capacity(st, b)
         if cap == 1 and len(attackers) > 1:
             return (f"{b.name} può bloccare una sola creatura: ogni creatura bloccante ne blocca "
                     "una, salvo abilità che le permettano di bloccarne altre", ["509.1a"])

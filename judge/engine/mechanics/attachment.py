@@ -18,12 +18,12 @@ ATTACHERS = ("Aura", "Equipment", "Fortification")
 Problem = tuple[str, list[str]]
 
 
-def kind(p: Permanent) -> str | None:
+def kind(st: State, p: Permanent) -> str | None:
     """"Aura", "Equipment" or "Fortification" (an Aura first: 704.5m governs it)."""
-    if "Aura" in p.subtypes and "enchantment" in p.types:
+    if derived.has_subtype(st, p, "Aura") and derived.is_type(st, p, "enchantment"):
         return "Aura"
     for k in ("Equipment", "Fortification"):
-        if k in p.subtypes:
+        if derived.has_subtype(st, p, k):
             return k
     return None
 
@@ -33,7 +33,7 @@ def aura_problem(st: State, aura: Permanent, target_id: str | None) -> Problem |
     changed zones is another object, 400.7) (303.4c–d, 702.5, 702.16c), or None."""
     if target_id is None:
         return "non è assegnata a niente", []
-    if derived.is_creature(aura):
+    if derived.is_creature(st, aura):
         return "è anche una creatura e non può incantare", []
     if st.has_player(target_id):
         if st.player(target_id).lost:
@@ -48,10 +48,10 @@ def aura_problem(st: State, aura: Permanent, target_id: str | None) -> Problem |
         return "non può incantare se stessa", []
     if aura.enchant == "player":
         return "può incantare solo un giocatore", []
-    if aura.enchant not in (None, "permanent") and aura.enchant not in target.types \
-            and aura.enchant not in target.subtypes:
+    if aura.enchant not in (None, "permanent") and not derived.is_type(st, target, aura.enchant) \
+            and not derived.has_subtype(st, target, aura.enchant):
         return f"{target.name} non è un oggetto che può incantare ({aura.enchant})", []
-    inst = protection.protection_from(target, aura)
+    inst = protection.protection_from(st, target, aura)
     if inst is not None:
         return (f"{target.name} ha {protection.describe(inst, st)} e non può essere incantato "
                 f"da {aura.name}", protection.variant_rule(inst, "702.16c"))
@@ -61,7 +61,7 @@ def aura_problem(st: State, aura: Permanent, target_id: str | None) -> Problem |
 def equipment_problem(st: State, p: Permanent, target_id: str | None) -> Problem | None:
     """Why an Equipment or a Fortification can't be attached to ``target_id`` (301.5c, 301.6,
     702.16d), or None."""
-    fort = kind(p) == "Fortification"
+    fort = kind(st, p) == "Fortification"
     need, what = ("land", "una terra") if fort else ("creature", "una creatura")
     if target_id is None:
         return None
@@ -72,9 +72,10 @@ def equipment_problem(st: State, p: Permanent, target_id: str | None) -> Problem
         why, rules = identity.gone(st, target_id)
         if rules:
             return why, rules
-    if target is None or target.phased_out or target.id == p.id or need not in target.types:
+    if target is None or target.phased_out or target.id == p.id \
+            or not derived.is_type(st, target, need):
         return f"{st.name_of(target_id)} non è {what} sul campo di battaglia", []
-    inst = protection.protection_from(target, p)
+    inst = protection.protection_from(st, target, p)
     if inst is not None:
         verb = "fortificata" if fort else "equipaggiata"
         return (f"{target.name} ha {protection.describe(inst, st)} e non può essere {verb} da "
@@ -83,7 +84,7 @@ def equipment_problem(st: State, p: Permanent, target_id: str | None) -> Problem
 
 
 def problem(st: State, p: Permanent, target_id: str | None) -> Problem | None:
-    k = kind(p)
+    k = kind(st, p)
     if k == "Aura":
         return aura_problem(st, p, target_id)
     if k is not None:

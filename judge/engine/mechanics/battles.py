@@ -21,22 +21,22 @@ from judge.engine.registry import decision, effect, sba
 from judge.engine.state import Permanent, StackItem, State
 
 
-def is_siege(p: Permanent) -> bool:
+def is_siege(st: State, p: Permanent) -> bool:
     """Siege is the only battle type (205.3q); a battle without it has no battle type."""
-    return "battle" in p.types and "Siege" in p.subtypes
+    return derived.is_type(st, p, "battle") and derived.has_subtype(st, p, "Siege")
 
 
 def _candidates(st: State, p: Permanent) -> list[str]:
     """Who may protect it: an opponent of its controller for a Siege (310.12a), only its
     controller for a battle without battle types (310.9a)."""
-    if is_siege(p):
-        opponents = {o.id for o in seats.opponents(st, p.controller)}
-        return [o.id for o in seats.turn_order_from(st, p.controller) if o.id in opponents]
-    return [p.controller] if not st.player(p.controller).lost else []
+    if is_siege(st, p):
+        opponents = {o.id for o in seats.opponents(st, derived.controller(st, p))}
+        return [o.id for o in seats.turn_order_from(st, derived.controller(st, p)) if o.id in opponents]
+    return [derived.controller(st, p)] if not st.player(derived.controller(st, p)).lost else []
 
 
-def _who_may_rule(p: Permanent) -> str:
-    return "310.12a" if is_siege(p) else "310.9a"
+def _who_may_rule(st: State, p: Permanent) -> str:
+    return "310.12a" if is_siege(st, p) else "310.9a"
 
 
 def _attacked(st: State, p: Permanent) -> bool:
@@ -48,27 +48,29 @@ def zero_defense_siege(ctx: Ctx) -> list[Act]:
     st = ctx.s
     return [Act(["704.5v"], f"L'Assedio {p.name} ha difesa 0 ed è messo nel cimitero del suo "
                 "proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id), moves=p.id)
-            for p in live(ctx) if is_siege(p) and derived.defense(p) <= 0
+            for p in live(ctx) if is_siege(st, p) and derived.defense(p) <= 0
             and not is_source_of_pending(st, p.key)]
 
 
 @sba("704.5w", cites=("310.8",), summary="Una battaglia non Assedio con difesa 0 va nel cimitero")
 def zero_defense_other(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     return [Act(["704.5w"], f"La battaglia {p.name}, che non è un Assedio, ha difesa 0 ed è messa "
                 "nel cimitero del suo proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id),
                 moves=p.id)
-            for p in live(ctx) if "battle" in p.types and not is_siege(p) and derived.defense(p) <= 0]
+            for p in live(ctx) if derived.is_type(st, p, "battle") and not is_siege(st, p)
+            and derived.defense(p) <= 0]
 
 
 def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Act]:
     """Choose protectors: (battle, rule, why) each; controllers choose in APNAP order."""
     st = ctx.s
-    choosers = ask_in_apnap_order(ctx, sorted({p.controller for p, _, _ in todo}))
+    choosers = ask_in_apnap_order(ctx, sorted({derived.controller(st, p) for p, _, _ in todo}))
     apnap = ["101.4"] if len(choosers) > 1 else []
     acts = []
     for p, rule, why in sorted(todo, key=lambda t: choosers.index(t[0].controller)):
         cands = _candidates(st, p)
-        rules = [rule, _who_may_rule(p)]
+        rules = [rule, _who_may_rule(st, p)]
         if not cands:
             acts.append(Act([rule], f"{p.name} {why} e nessun giocatore può esserne il protettore: "
                             "va nel cimitero del suo proprietario.", "graveyard", objects=[p.id],
@@ -78,8 +80,8 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
         if len(cands) > 1:
             chosen = ctx.ask({
                 "id": f"choose_protector:{p.id}", "kind": "choose_protector",
-                "player": p.controller, "rules": rules + apnap,
-                "prompt": f"{p.name} {why}: {st.name_of(p.controller)} sceglie chi ne diventa il "
+                "player": derived.controller(st, p), "rules": rules + apnap,
+                "prompt": f"{p.name} {why}: {st.name_of(derived.controller(st, p))} sceglie chi ne diventa il "
                           "protettore.",
                 "options": {"battle": {"id": p.id, "name": p.name},
                             "players": [{"id": c, "name": st.name_of(c)} for c in cands]},
@@ -94,7 +96,7 @@ def _protector_acts(ctx: Ctx, todo: list[tuple[Permanent, str, str]]) -> list[Ac
         leaves = (" Il protettore è cambiato: la battaglia esce dal combattimento e non è più attaccata."
                   if attacked else "")
         acts.append(Act(rules + (["506.4"] if attacked else []),
-                        f"{p.name} {why}: {st.name_of(p.controller)} sceglie {st.name_of(chosen)} come suo "
+                        f"{p.name} {why}: {st.name_of(derived.controller(st, p))} sceglie {st.name_of(chosen)} come suo "
                         f"protettore.{leaves}", "protector", objects=[p.id], players=[chosen], apply=apply))
     return acts
 
@@ -106,7 +108,7 @@ def no_protector(ctx: Ctx) -> list[Act]:
     st = ctx.s
     todo = []
     for p in live(ctx):
-        if "battle" not in p.types or _attacked(st, p):
+        if not derived.is_type(st, p, "battle") or _attacked(st, p):
             continue
         if p.protector is None or not st.has_player(p.protector) or st.player(p.protector).lost:
             todo.append((p, "704.5x", "non ha un protettore nella partita"))
@@ -121,10 +123,10 @@ def protector_who_cannot_be(ctx: Ctx) -> list[Act]:
     st = ctx.s
     todo = []
     for p in live(ctx):
-        if "battle" not in p.types or p.protector is None or not st.has_player(p.protector) \
+        if not derived.is_type(st, p, "battle") or p.protector is None or not st.has_player(p.protector) \
                 or st.player(p.protector).lost or p.protector in _candidates(st, p):
             continue  # no protector in the game is 704.5x
-        why = ("è un Assedio protetto dal suo stesso controllore" if is_siege(p)
+        why = ("è un Assedio protetto dal suo stesso controllore" if is_siege(st, p)
                else f"non ha tipi di battaglia ed è protetta da {st.name_of(p.protector)}, che non la controlla")
         todo.append((p, "704.5y", why))
     return _protector_acts(ctx, todo)

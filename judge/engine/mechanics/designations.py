@@ -32,7 +32,7 @@ def monarch_steal(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
     creature = st.live(item.effect["creature"])     # 400.7: not a new object it became
     # "its controller": now, or as it last existed on the battlefield (last known information)
-    pid = creature.controller if creature is not None else item.effect["player"]
+    pid = derived.controller(st, creature) if creature is not None else item.effect["player"]
     pl = st.player(pid)
     if pl.lost:
         ctx.emit(["725.2"], f"{pl.name} ha lasciato la partita e non può diventare il "
@@ -91,8 +91,8 @@ def speed_up(ctx: Ctx, item: StackItem, _choice) -> None:
 def start_your_engines(ctx: Ctx) -> list[Act]:
     st = ctx.s
     without = {p.id for p in st.in_game() if p.speed is None}
-    engines = {p.controller for p in live(ctx)
-               if p.controller in without and derived.has_kw(p, "start your engines!")} if without else ()
+    engines = {derived.controller(st, p) for p in live(ctx)
+               if derived.controller(st, p) in without and derived.has_kw(st, p, "start your engines!")} if without else ()
     acts = []
     for pl in st.in_game():
         if pl.id in engines:

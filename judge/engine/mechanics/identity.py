@@ -14,7 +14,8 @@ names its key, and is checked against it with the rule of each kind:
 | an object an ability or a delayed ability will affect ("that creature", the tokens to exile, the creature to sacrifice at end of combat) | 603.7c, 400.7 | as it resolves |
 | what an Aura, Equipment or Fortification is attached to | 704.5m, 704.5n | state-based actions |
 | attacking, blocking, being attacked, combat's requirements | 506.4 | at the zone change: it leaves combat |
-| effects «until end of turn», goad, the other designations and counters kept on the object, the control-changing effect that gave it to a player | 611.2c, 701.15b, 122.2, 400.7 | at the zone change: they stay with the old object |
+| the objects a continuous effect of a resolved spell or ability affects (an effect «until end of turn», a change of control) | 611.2c | at the zone change: the effect forgets it (``continuous.object_left``) |
+| goad, the other designations and counters kept on the object | 701.15b, 122.2, 400.7 | at the zone change: they stay with the old object |
 
 The commander designation is not the object's but the card's (903.3): it follows the card, and so
 does the combat damage its commander has dealt (903.10a, counted by id).
@@ -70,6 +71,10 @@ def held(st: State) -> list[Ref]:
             out += [("combat", x) for x in b["blocking"]]
         for r in cb.requirements:
             out += [("combat", r["blocker"]), ("combat", r["attacker"])]
+    for e in st.effects:
+        if isinstance(e.affects, dict):
+            # by id, forgotten as the object leaves the battlefield (611.2c, continuous.py)
+            out += [("continuous", x) for x in e.affects.get("objects", ()) if not st.has_player(x)]
     return out
 
 
@@ -112,15 +117,20 @@ def lost(st: State, obj: Card, zone: str) -> list[tuple[str, list[str]]]:
         if delayed:
             out.append((f"{_names(delayed)} non lo troverà alla fine del combattimento", ["603.7c"]))
     if isinstance(obj, Permanent):
-        if obj.until_end_of_turn:
-            out.append(("gli effetti «fino alla fine del turno» che lo modificavano non si "
-                        "applicano al nuovo oggetto", ["611.2c"]))
+        if any(_affects(e, obj.id) for e in st.effects):
+            out.append(("gli effetti continui che lo modificavano non si applicano al nuovo "
+                        "oggetto", ["611.2c"]))
         if obj.goaded_by:
             out.append((f"non è più {terms.done('goad')}", ["701.15b"]))
         if obj.control_effect:
             out.append(("l'effetto che ne cambiava il controllo non si applica al nuovo oggetto",
                         ["611.2c"]))
     return out
+
+
+def _affects(e, oid: str) -> bool:
+    """A continuous effect of a resolved spell or ability that names the object (611.2c)."""
+    return e.kind == "resolved" and isinstance(e.affects, dict) and oid in e.affects.get("objects", ())
 
 
 def _about(source, effect) -> list[str]:

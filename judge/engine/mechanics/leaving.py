@@ -11,6 +11,7 @@ planar controller pass on (725.4, 726.4, 800.4p).
 from __future__ import annotations
 
 from judge.engine import seats
+from judge.engine.characteristics import continuous, derived
 from judge.engine.context import Ctx
 from judge.engine.mechanics import ops, triggers
 from judge.engine.state import CARD_LISTS, State
@@ -84,12 +85,19 @@ def leave_game(ctx: Ctx, pids: list[str]) -> None:
             for c in [c for c in zone if c.owner in leaving]:
                 zone.remove(c)
                 report[c.owner]["left"].append(c.id)
-    # 2. Effects that gave them control of objects end: back to the owner (506.4 too).
+    # 2. Effects that gave them control of objects end (506.4 too): the file's effects, and a
+    # controller the file marks as given by an effect it doesn't describe (control_effect).
+    before = {p.id: derived.controller(s, p) for p in s.battlefield}
+    for pid in pids:
+        continuous.control_ends(s, pid)
     for p in s.battlefield:
         if p.controller in leaving and p.control_effect:
-            report[p.controller]["back"].append(p.id)
-            ops.remove_from_combat(ctx, p.id)
             p.controller, p.control_effect = p.owner, False
+    s.touch()
+    for p in s.battlefield:
+        if before[p.id] in leaving and derived.controller(s, p) not in leaving:
+            report[before[p.id]]["back"].append(p.id)
+            ops.remove_from_combat(ctx, p.id)
     # 3. Their objects on the stack that aren't cards (abilities, copies of spells) cease to exist.
     for item in [i for i in s.stack if i.controller in leaving
                  and (i.card is None or i.card.copy == "spell")]:
@@ -97,8 +105,8 @@ def leave_game(ctx: Ctx, pids: list[str]) -> None:
         report[item.controller]["ceased"].append(item.id)
         names[item.id] = item.text or (item.card.name if item.card else item.id)
     # 4. Whatever they still control is exiled.
-    for p in [p for p in s.battlefield if p.controller in leaving]:
-        report[p.controller]["exiled"].append(p.id)
+    for p in [p for p in s.battlefield if derived.controller(s, p) in leaving]:
+        report[derived.controller(s, p)]["exiled"].append(p.id)
         ops.move(ctx, p.id, "exile")
     for item in [i for i in s.stack if i.controller in leaving and i.card is not None]:
         report[item.controller]["exiled"].append(item.card.id)

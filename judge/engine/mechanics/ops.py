@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from judge.engine import seats, terms
-from judge.engine.characteristics import derived, protection
+from judge.engine.characteristics import continuous, derived, layers, protection
 from judge.engine.context import Ctx
 from judge.engine.mechanics import identity, triggers
 from judge.engine.state import CARD_LISTS, Card, Permanent, Player
@@ -42,9 +42,11 @@ def to_permanent(c: Card, controller: str) -> Permanent:
 
 
 def left_battlefield(ctx: Ctx, oid: str) -> None:
-    """A permanent leaves the battlefield: it leaves combat (506.4), and the requirements of
-    this combat that name it do not bind the new object it becomes (400.7)."""
+    """A permanent leaves the battlefield: it leaves combat (506.4), the continuous effects
+    that affect it by name forget it (611.2c), and the requirements of this combat that name
+    it do not bind the new object it becomes (400.7)."""
     remove_from_combat(ctx, oid)
+    continuous.object_left(ctx.s, oid)          # its effects forget it (611.2c)
     cb = ctx.s.combat
     if cb is not None and cb.requirements:
         cb.requirements = [r for r in cb.requirements if oid not in (r["blocker"], r["attacker"])]
@@ -56,7 +58,8 @@ def remove_from_combat(ctx: Ctx, oid: str) -> None:
     if cb is None:
         return
     gone = ctx.s.perm(oid)
-    walker_of = gone.controller if gone is not None and "planeswalker" in gone.types else None
+    walker_of = derived.controller(ctx.s, gone) if gone is not None and derived.is_type(
+        ctx.s, gone, "planeswalker") else None
     cb.attackers = [a for a in cb.attackers if a["id"] != oid]
     for a in cb.attackers:
         if a["target"] == oid:
@@ -79,6 +82,7 @@ def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
         if p.id == oid:
             left_battlefield(ctx, oid)
             del s.battlefield[i]
+            s.touch()
             return p, "battlefield", None
     for pl in s.players:
         for z in CARD_LISTS:
@@ -86,10 +90,12 @@ def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
             for i, c in enumerate(zone):
                 if c.id == oid:
                     del zone[i]
+                    s.touch()
                     return c, z, pl
     for i, item in enumerate(s.stack):
         if item.id == oid or (item.card is not None and item.card.id == oid):
             del s.stack[i]
+            s.touch()
             if item.card is not None:
                 return item.card, "stack", None
     raise KeyError(oid)
@@ -107,9 +113,11 @@ def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
         perm = obj if isinstance(obj, Permanent) else to_permanent(obj, controller or obj.owner)
         if controller is not None:
             perm.controller = controller
+        perm.timestamp = continuous.new_timestamp(s)    # 613.7d
         s.battlefield.append(perm)
         if not created:
             became_new(ctx, old_key, perm)
+        s.touch()
         return perm
     card = to_card(obj) if isinstance(obj, Permanent) else obj
     became_new(ctx, old_key, card)
@@ -123,6 +131,7 @@ def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
             dest.insert(0, card)
     else:
         dest.append(card)
+    s.touch()
     return card
 
 
@@ -218,11 +227,13 @@ def life_group(ctx: Ctx, pl: Player) -> list[Player]:
 
 
 def can_gain_life(ctx: Ctx, pl: Player) -> bool:
-    return not any(p.cant_gain_life for p in life_group(ctx, pl))     # 119.7, 810.9g
+    return not any(layers.player(ctx.s, p.id)["cant_gain_life"]       # 119.7, 810.9g, 613.10
+                   for p in life_group(ctx, pl))
 
 
 def can_lose_life(ctx: Ctx, pl: Player) -> bool:
-    return not any(p.cant_lose_life for p in life_group(ctx, pl))     # 119.8, 810.9h
+    return not any(layers.player(ctx.s, p.id)["cant_lose_life"]       # 119.8, 810.9h, 613.10
+                   for p in life_group(ctx, pl))
 
 
 def change_life(ctx: Ctx, pl: Player, delta: int, rules: list[str], cause: str = "") -> int:
@@ -263,7 +274,7 @@ def add_poison(ctx: Ctx, pl: Player, n: int, rules: list[str], cause: str = "") 
 
 def source_controller(ctx: Ctx, source: Card | None, default: str | None) -> str | None:
     if isinstance(source, Permanent):
-        return source.controller
+        return derived.controller(ctx.s, source)
     if source is not None and source.owner:
         return source.owner
     return default
@@ -282,7 +293,7 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
                                                       source_controller_id, rules):
         return 0
     src_name = source.name if source is not None else "Una fonte"
-    kw = (lambda k: derived.has_kw(source, k)) if source is not None else (lambda k: False)
+    kw = (lambda k: derived.has_kw(s, source, k)) if source is not None else (lambda k: False)
     if s.has_player(target_id):
         pl = s.player(target_id)
         if kw("infect"):
@@ -307,9 +318,10 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
         if perm is None or perm.phased_out:
             return 0
         parts = []
-        if derived.is_creature(perm):
+        if derived.is_creature(s, perm):
             if kw("infect") or kw("wither"):
                 perm.counters["-1/-1"] = perm.counters.get("-1/-1", 0) + amount
+                s.touch()                                   # 613.4c: its toughness changes
                 r = ["120.3d", "702.90c" if kw("infect") else "702.80a"]
                 ctx.emit(rules + r, f"{src_name} infligge {danni(amount)} a {perm.name}: "
                          f"{amount} segnalin{'o' if amount == 1 else 'i'} -1/-1 su {perm.name}.", "damage",
@@ -324,14 +336,14 @@ def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
                 ctx.emit(["702.2b"], f"{perm.name} ha subito danno da una fonte con tocco letale.",
                          "deathtouch", objects=[perm.id])
             parts.append("creature")
-        if "planeswalker" in perm.types:
+        if derived.is_type(s, perm, "planeswalker"):
             before = derived.loyalty(perm)
             perm.counters["loyalty"] = max(0, before - amount)
             ctx.emit(rules + ["120.3c"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
                      f"fedeltà {before} → {perm.counters['loyalty']}.", "damage",
                      objects=[perm.id], amount=amount)
             parts.append("planeswalker")
-        if "battle" in perm.types:
+        if derived.is_type(s, perm, "battle"):
             before = derived.defense(perm)
             perm.counters["defense"] = max(0, before - amount)
             ctx.emit(rules + ["120.3h"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
@@ -355,7 +367,7 @@ def prevented_by_protection(ctx: Ctx, source: Card, target_id: str, amount: int,
     perm = ctx.s.perm(target_id)
     if perm is None or perm.phased_out:
         return False
-    inst = protection.protection_from(perm, source, controller)
+    inst = protection.protection_from(ctx.s, perm, source, controller)
     if inst is None:
         return False
     ctx.emit(rules + protection.variant_rule(inst, "702.16e") + ["615.6"],
@@ -369,7 +381,7 @@ def prevented_by_protection(ctx: Ctx, source: Card, target_id: str, amount: int,
 def gain_from_lifelink(ctx: Ctx, source: Card | None, amount: int,
                        default_controller: str | None = None, rules: tuple = ()) -> None:
     """702.15b: damage from a source with lifelink makes its controller gain that much life."""
-    if source is None or amount <= 0 or not derived.has_kw(source, "lifelink"):
+    if source is None or amount <= 0 or not derived.has_kw(ctx.s, source, "lifelink"):
         return
     ctrl_id = source_controller(ctx, source, default_controller)
     if ctrl_id is not None and ctx.s.has_player(ctrl_id):

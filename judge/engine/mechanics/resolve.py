@@ -14,6 +14,7 @@ venture, …) carries an ``effect`` the engine applies (registry ``EFFECTS``).
 
 from __future__ import annotations
 
+from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import identity, ops
@@ -62,7 +63,7 @@ def resolve(ctx: Ctx, item_id: str) -> None:
         if illegal:
             ctx.emit(["608.2b"], f"{card.name}: {_why(s, illegal)}; la magia si risolve, ma non "
                      "lo influenza.", "note", objects=[item.id], players=[item.controller])
-        if set(PERMANENT_TYPES) & set(card.types):
+        if set(PERMANENT_TYPES) & set(derived.types(s, card)):
             rules = ["405.5", "608.3a"]
             note = ""
             if card.copy == "spell":

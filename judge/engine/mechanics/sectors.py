@@ -26,7 +26,7 @@ SCULPTOR = terms.italian("space sculptor")
 def sectors(ctx: Ctx) -> list[Act]:
     st = ctx.s
     perms = live(ctx)
-    sculptors = {p.controller for p in perms if derived.has_kw(p, "space sculptor")}
+    sculptors = {derived.controller(st, p) for p in perms if derived.has_kw(st, p, "space sculptor")}
     if not sculptors:
         with_sector = [p for p in st.battlefield if p.sector is not None]
         if not with_sector:
@@ -40,8 +40,8 @@ def sectors(ctx: Ctx) -> list[Act]:
                     objects=[p.id for p in with_sector], apply=clear, counts=False)]
     todo: dict[str, list] = {}
     for p in perms:
-        if derived.is_creature(p) and p.sector is None:
-            todo.setdefault(p.controller, []).append(p)
+        if derived.is_creature(st, p) and p.sector is None:
+            todo.setdefault(derived.controller(st, p), []).append(p)
     if not todo:
         return []
     # 702.158c: players without a space sculptor permanent choose first.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from judge.engine import terms
-from judge.engine.characteristics import derived
+from judge.engine.characteristics import derived, layers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import attachment, leaving, ops
@@ -94,20 +94,22 @@ def copies_outside(ctx: Ctx) -> list[Act]:
 
 @sba("704.5f", summary="Una creatura con costituzione 0 o meno va nel cimitero del proprietario")
 def zero_toughness(ctx: Ctx) -> list[Act]:
-    return [Act(["704.5f"], f"La creatura {p.name} ha costituzione {derived.toughness(p)} ed è messa nel "
+    st = ctx.s
+    return [Act(["704.5f"], f"La creatura {p.name} ha costituzione {derived.toughness(st, p)} ed è messa nel "
                 "cimitero del suo proprietario.", "graveyard", objects=[p.id],
                 apply=to_graveyard(p.id), moves=p.id)
-            for p in live(ctx) if derived.is_creature(p) and derived.toughness(p) <= 0]
+            for p in live(ctx) if derived.is_creature(st, p) and derived.toughness(st, p) <= 0]
 
 
 @sba("704.5g", cites=("702.12b", "120.6"),
      summary="Una creatura con danno letale è distrutta")
 def lethal_damage(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     acts = []
     for p in live(ctx):
-        t = derived.toughness(p)
-        if derived.is_creature(p) and t > 0 and p.damage >= t:
-            if derived.has_kw(p, "indestructible"):
+        t = derived.toughness(st, p)
+        if derived.is_creature(st, p) and t > 0 and p.damage >= t:
+            if derived.has_kw(st, p, "indestructible"):
                 acts.append(Act(["704.5g", "702.12b"], f"La creatura {p.name} ha danno letale ({p.damage} su "
                                 f"costituzione {t}) ma è indistruttibile: resta sul campo di battaglia.",
                                 "indestructible", objects=[p.id]))
@@ -121,10 +123,11 @@ def lethal_damage(ctx: Ctx) -> list[Act]:
 @sba("704.5h", cites=("702.2b", "702.12b"),
      summary="Una creatura che ha subito danno da una fonte con tocco letale è distrutta")
 def deathtouch_damage(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     acts = []
     for p in live(ctx):
-        if derived.is_creature(p) and derived.toughness(p) > 0 and p.damaged_by_deathtouch:
-            if derived.has_kw(p, "indestructible"):
+        if derived.is_creature(st, p) and derived.toughness(st, p) > 0 and p.damaged_by_deathtouch:
+            if derived.has_kw(st, p, "indestructible"):
                 acts.append(Act(["704.5h", "702.12b"], f"La creatura {p.name} ha subito danno da una fonte con "
                                 "tocco letale ma è indistruttibile.", "indestructible",
                                 objects=[p.id]))
@@ -137,18 +140,22 @@ def deathtouch_damage(ctx: Ctx) -> list[Act]:
 
 @sba("704.5i", cites=("306.9",), summary="Un planeswalker con fedeltà 0 va nel cimitero")
 def zero_loyalty(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     return [Act(["704.5i"], f"Il planeswalker {p.name} ha fedeltà 0 ed è messo nel cimitero del suo proprietario.",
                 "graveyard", objects=[p.id], apply=to_graveyard(p.id), moves=p.id)
-            for p in live(ctx) if "planeswalker" in p.types and derived.loyalty(p) <= 0]
+            for p in live(ctx) if derived.is_type(st, p, "planeswalker") and derived.loyalty(p) <= 0]
 
 
 @sba("704.5j", summary="Regola delle leggende")
 def legend_rule(ctx: Ctx) -> list[Act]:
     st = ctx.s
+    if layers.rule_off(st, "no_legend_rule"):           # 613.11: an effect turns it off
+        return []
     groups: dict[tuple[str, str], list[Permanent]] = {}
-    for p in live(ctx):
-        if "legendary" in p.supertypes:
-            groups.setdefault((p.controller, p.name), []).append(p)
+    for p in sorted(live(ctx), key=lambda x: x.timestamp):   # newest last (613.7d)
+        name = derived.name(st, p)
+        if "legendary" in derived.supertypes(st, p) and name:
+            groups.setdefault((derived.controller(st, p), name), []).append(p)
     groups = {k: perms for k, perms in groups.items() if len(perms) > 1}
     choosers = ask_in_apnap_order(ctx, sorted({pid for pid, _ in groups}))
     apnap = ["101.4"] if len(choosers) > 1 else []    # several players choose at once
@@ -183,11 +190,13 @@ def _validate_legend(st: State, pending: dict, answer) -> dict:
 
 @sba("704.5k", summary="Regola dei mondi")
 def world_rule(ctx: Ctx) -> list[Act]:
-    worlds = [p for p in live(ctx) if "world" in p.supertypes]
+    st = ctx.s
+    worlds = sorted((p for p in live(ctx) if "world" in derived.supertypes(st, p)),
+                    key=lambda p: p.timestamp)
     if len(worlds) < 2:
         return []
-    # Battlefield order is timestamp order: the last one has been a world the
-    # shortest time.  (A tie cannot be expressed in the format.)
+    # The newest timestamp has been a world the shortest time (a tie cannot be expressed in
+    # the format; the sort keeps battlefield order).
     keep = worlds[-1]
     return [Act(["704.5k"], f"Regola dei mondi: resta {keep.name}; {p.name} va nel cimitero del "
                 "suo proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id),
@@ -200,7 +209,7 @@ def illegal_aura(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
     for p in live(ctx):
-        if "Aura" in p.subtypes and "enchantment" in p.types:
+        if derived.has_subtype(st, p, "Aura") and derived.is_type(st, p, "enchantment"):
             prob = attachment.aura_problem(st, p, p.attached_to)
             if prob:
                 why, rules = prob
@@ -224,11 +233,11 @@ def illegal_equipment(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
     for p in live(ctx):
-        if p.attached_to is None or "Aura" in p.subtypes:
+        if p.attached_to is None or derived.has_subtype(st, p, "Aura"):
             continue
-        if attachment.kind(p) not in ("Equipment", "Fortification"):
+        if attachment.kind(st, p) not in ("Equipment", "Fortification"):
             continue
-        if derived.is_creature(p) or "battle" in p.types:
+        if derived.is_creature(st, p) or derived.is_type(st, p, "battle"):
             continue                                    # 704.5p
         prob = attachment.equipment_problem(st, p, p.attached_to)
         if prob:
@@ -242,13 +251,14 @@ def illegal_equipment(ctx: Ctx) -> list[Act]:
 @sba("704.5p", cites=("310.10",),
      summary="Una creatura, una battaglia o un altro permanente che non può esserlo si stacca")
 def illegal_attachment(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     acts = []
     for p in live(ctx):
         if p.attached_to is None:
             continue
-        is_attacher = bool({"Aura", "Equipment", "Fortification"} & set(p.subtypes))
-        if derived.is_creature(p) or "battle" in p.types or not is_attacher:
-            if "Aura" in p.subtypes and "enchantment" in p.types:
+        is_attacher = bool({"Aura", "Equipment", "Fortification"} & set(derived.subtypes(st, p)))
+        if derived.is_creature(st, p) or derived.is_type(st, p, "battle") or not is_attacher:
+            if derived.has_subtype(st, p, "Aura") and derived.is_type(st, p, "enchantment"):
                 continue                                # 704.5m puts it into the graveyard
             acts.append(Act(["704.5p"], f"{p.name} non può essere assegnato a "
                             f"{ctx.name(p.attached_to)}: si stacca e resta sul campo di battaglia.",
@@ -295,12 +305,12 @@ def saga_done(ctx: Ctx) -> list[Act]:
     st = ctx.s
     acts = []
     for p in live(ctx):
-        if "Saga" in p.subtypes and (p.chapters or 0) > 0 \
+        if derived.has_subtype(st, p, "Saga") and (p.chapters or 0) > 0 \
                 and p.counters.get("lore", 0) >= p.chapters and not is_source_of_pending(st, p.key):
             acts.append(Act(["704.5s", "714.4"], f"{p.name} ha {p.counters.get('lore', 0)} "
                             f"segnalini sapere (capitolo finale {p.chapters}) e nessun capitolo in "
-                            f"pila: {st.name_of(p.controller)} la {terms.verb('sacrifice')}.", "sacrifice",
-                            objects=[p.id], players=[p.controller], apply=to_graveyard(p.id),
+                            f"pila: {st.name_of(derived.controller(st, p))} la {terms.verb('sacrifice')}.", "sacrifice",
+                            objects=[p.id], players=[derived.controller(st, p)], apply=to_graveyard(p.id),
                             moves=p.id))
     return acts
 
@@ -308,10 +318,11 @@ def saga_done(ctx: Ctx) -> list[Act]:
 @sba("704.5z", cites=("303.7a",),
      summary="Più Ruoli dello stesso giocatore su un permanente: resta solo il più recente")
 def roles(ctx: Ctx) -> list[Act]:
+    st = ctx.s
     groups: dict[tuple[str, str], list[Permanent]] = {}
-    for p in live(ctx):        # battlefield order is timestamp order: the last is the newest
-        if "Role" in p.subtypes and p.attached_to is not None:
-            groups.setdefault((p.attached_to, p.controller), []).append(p)
+    for p in sorted(live(ctx), key=lambda x: x.timestamp):     # the last is the newest
+        if derived.has_subtype(st, p, "Role") and p.attached_to is not None:
+            groups.setdefault((p.attached_to, derived.controller(st, p)), []).append(p)
     acts = []
     for (target, pid), perms in groups.items():
         newest = perms[-1]

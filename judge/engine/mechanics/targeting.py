@@ -38,25 +38,25 @@ def problem(st: State, target_id: str, source: Card | None, controller: str,
         holder = st.perm(target_id)
         if holder is None:
             return f"{st.name_of(target_id)} non è sul campo di battaglia", ["115.2"]
-        holder_ctl = holder.controller
+        holder_ctl = derived.controller(st, holder)
     if not seats.in_range(st, controller, holder_ctl):
         return (f"{st.name_of(target_id)} è fuori dalla portata d'influenza di "
                 f"{st.name_of(controller)}", ["801.4"])
     if holder is None:
         return None                              # players have no keywords in the format
     name = holder.name
-    if derived.has_kw(holder, "shroud"):
+    if derived.has_kw(st, holder, "shroud"):
         return f"{name} ha {keywords.KEYWORD_IT['shroud']}: non può essere bersaglio", ["702.18a"]
     if is_opponent(st, controller, holder_ctl):
-        for inst in derived.kw_instances(holder, "hexproof"):
+        for inst in derived.kw_instances(st, holder, "hexproof"):
             if not inst.quality:
                 return (f"{name} ha {keywords.KEYWORD_IT['hexproof']}: non può essere bersaglio di "
                         f"{what} controllate dagli avversari del suo controllore", ["702.11b"])
-            if source is not None and protection.has_quality(inst.quality, source, controller):
+            if source is not None and protection.has_quality(st, inst.quality, source, controller):
                 return (f"{name} ha {keywords.italian(inst.text, st.name_of)}: non può essere "
                         f"bersaglio di {what} di quella qualità dei suoi avversari", ["702.11d"])
     if source is not None:
-        inst = protection.protection_from(holder, source, controller)
+        inst = protection.protection_from(st, holder, source, controller)
         if inst is not None:
             return (f"{name} ha {protection.describe(inst, st)}: non può essere bersaglio di {what} "
                     "con quella qualità", protection.variant_rule(inst, "702.16b"))
@@ -68,14 +68,14 @@ def untargeted_note(st: State, target_id: str, source: Card | None,
     """For a judge action on ``target_id`` from ``source`` whose targets the engine does not
     know: what hexproof, shroud, protection or ward would say if it targeted (text, rules)."""
     holder = st.perm(target_id)
-    if holder is None or not any(derived.has_kw(holder, k) for k in ("hexproof", "shroud", "ward",
+    if holder is None or not any(derived.has_kw(st, holder, k) for k in ("hexproof", "shroud", "ward",
                                                                    "protection")):
         return None
-    ctl = controller or (protection.controller_of(source) if source is not None else None)
+    ctl = controller or (protection.controller_of(st, source) if source is not None else None)
     why = problem(st, target_id, source, ctl, spell=True) if ctl else None
-    if why is None and derived.has_kw(holder, "shroud"):
-        why = problem(st, target_id, None, holder.controller, spell=True)
-    ward = derived.has_kw(holder, "ward") and (ctl is None or is_opponent(st, ctl, holder.controller))
+    if why is None and derived.has_kw(st, holder, "shroud"):
+        why = problem(st, target_id, None, derived.controller(st, holder), spell=True)
+    ward = derived.has_kw(st, holder, "ward") and (ctl is None or is_opponent(st, ctl, derived.controller(st, holder)))
     if why is None and not ward:
         return None
     parts, rules = [], []

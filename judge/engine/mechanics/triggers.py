@@ -132,14 +132,14 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
     st = ctx.s
     for tid in item.targets:
         perm = st.live(tid)
-        if perm is None or perm.phased_out or st.player(perm.controller).team == \
+        if perm is None or perm.phased_out or st.player(derived.controller(st, perm)).team == \
                 st.player(item.controller).team:
             continue
-        for inst in derived.kw_instances(perm, "ward"):
+        for inst in derived.kw_instances(st, perm, "ward"):
             text = (f"{keywords.italian(inst.text)[:1].upper()}{keywords.italian(inst.text)[1:]} di "
                     f"{perm.name}: neutralizza «{short_name(item.text)}» a meno che "
                     f"{ctx.name(item.controller)} paghi {inst.cost}")
-            queue(ctx, perm.controller, text, ["702.21a"], source=perm.key,
+            queue(ctx, derived.controller(st, perm), text, ["702.21a"], source=perm.key,
                   effect={"kind": "ward", "spell": item.id, "player": item.controller,
                           "cost": inst.cost})
 
@@ -190,15 +190,15 @@ def combat_damage_to_players(ctx: Ctx, hits: list[tuple]) -> None:
     monarch, initiative = st.monarch, st.initiative
     takers: list[str] = []
     for src, target in hits:
-        if not isinstance(src, Permanent) or not derived.is_creature(src):
+        if not isinstance(src, Permanent) or not derived.is_creature(st, src):
             continue
         if target == monarch and monarch is not None:
             queue(ctx, monarch, f"Abilità del monarca ({src.name} gli ha inflitto danno da "
-                  f"combattimento: il suo controllore, {ctx.name(src.controller)}, diventa il "
+                  f"combattimento: il suo controllore, {ctx.name(derived.controller(st, src))}, diventa il "
                   "monarca)", ["725.2"],
-                  effect={"kind": "monarch_steal", "creature": src.key, "player": src.controller})
-        if target == initiative and initiative is not None and src.controller not in takers:
-            takers.append(src.controller)       # "one or more creatures a player controls"
+                  effect={"kind": "monarch_steal", "creature": src.key, "player": derived.controller(st, src)})
+        if target == initiative and initiative is not None and derived.controller(st, src) not in takers:
+            takers.append(derived.controller(st, src))       # "one or more creatures a player controls"
     for pid in takers:
         queue(ctx, initiative, f"Abilità dell'iniziativa (creature di {ctx.name(pid)} le hanno "
               f"inflitto danno da combattimento: {ctx.name(pid)} prende l'iniziativa)", ["726.2"],
@@ -228,7 +228,8 @@ def life_lost(ctx: Ctx, losers: list) -> None:
 
 def last_defense_removed(ctx: Ctx, perm) -> None:
     """310.12b: a Siege's intrinsic ability as its last defense counter is removed."""
-    if "Siege" in perm.subtypes and "battle" in perm.types:
-        queue(ctx, perm.controller, f"Abilità di {perm.name} (rimosso l'ultimo segnalino difesa: "
-              "si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.key,
+    st = ctx.s
+    if derived.has_subtype(st, perm, "Siege") and derived.is_type(st, perm, "battle"):
+        queue(ctx, derived.controller(st, perm), f"Abilità di {perm.name} (rimosso l'ultimo "
+              "segnalino difesa: si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.key,
               effect={"kind": "siege"})

@@ -6,7 +6,7 @@ Combat turn-based actions (703.4h–m) live in the combat package.
 from __future__ import annotations
 
 from judge.engine import seats, terms
-from judge.engine.characteristics import derived
+from judge.engine.characteristics import continuous, derived, layers
 from judge.engine.context import Ctx
 from judge.engine.mechanics import ops, triggers
 from judge.engine.registry import decision, tba
@@ -46,9 +46,9 @@ def phasing(ctx: Ctx) -> None:
     st = ctx.s
     act = {p.id for p in seats.active_players(st)}
     going_out = [p for p in st.battlefield
-                 if not p.phased_out and p.controller in act and derived.has_kw(p, "phasing")]
+                 if not p.phased_out and derived.controller(st, p) in act and derived.has_kw(st, p, "phasing")]
     coming_in = [p for p in st.battlefield
-                 if p.phased_out and not p.phased_out_indirectly and p.controller in act]
+                 if p.phased_out and not p.phased_out_indirectly and derived.controller(st, p) in act]
     indirect_in: list[Permanent] = []
     for p in coming_in:
         indirect_in += [a for a in _attached_chain(st, p) if a.phased_out and a.phased_out_indirectly]
@@ -57,7 +57,7 @@ def phasing(ctx: Ctx) -> None:
         indirect_out += [a for a in _attached_chain(st, p) if not a.phased_out and a not in indirect_out]
     # 702.26h: what would phase out both directly and indirectly phases out indirectly only
     going_out = [p for p in going_out if p not in indirect_out]
-    both = [p for p in indirect_out if derived.has_kw(p, "phasing")]
+    both = [p for p in indirect_out if derived.has_kw(st, p, "phasing")]
     # All simultaneous: compute first, then apply.
     for p in coming_in + indirect_in:
         p.phased_out = False
@@ -126,7 +126,7 @@ def untap(ctx: Ctx) -> None:
     for pl in seats.active_players(st):
         untapped, held, stunned = [], [], []
         for p in st.battlefield:
-            if p.controller != pl.id or p.phased_out or not p.tapped:
+            if derived.controller(st, p) != pl.id or p.phased_out or not p.tapped:
                 continue
             if p.doesnt_untap:
                 held.append(p)
@@ -185,8 +185,8 @@ def set_scheme_in_motion(ctx: Ctx) -> None:
 def lore_counters(ctx: Ctx) -> None:
     st = ctx.s
     for pl in seats.active_players(st):
-        sagas = [p for p in st.battlefield if p.controller == pl.id and not p.phased_out
-                 and "Saga" in p.subtypes and (p.chapters or 0) > 0]
+        sagas = [p for p in st.battlefield if derived.controller(st, p) == pl.id and not p.phased_out
+                 and derived.has_subtype(st, p, "Saga") and (p.chapters or 0) > 0]
         for saga in sagas:
             before = saga.counters.get("lore", 0)
             saga.counters["lore"] = before + 1
@@ -204,8 +204,8 @@ def lore_counters(ctx: Ctx) -> None:
 def attractions(ctx: Ctx) -> None:
     st = ctx.s
     for pl in seats.active_players(st):
-        attr = [p for p in st.battlefield if p.controller == pl.id and not p.phased_out
-                and "Attraction" in p.subtypes]
+        attr = [p for p in st.battlefield if derived.controller(st, p) == pl.id and not p.phased_out
+                and derived.has_subtype(st, p, "Attraction")]
         if not attr:
             continue
         roll = ctx.rng().randint(1, 6)
@@ -221,25 +221,26 @@ def cleanup_discard(ctx: Ctx) -> None:
     st = ctx.s
     todo = []
     for pl in seats.active_players(st):
-        if pl.max_hand_size is None or len(pl.hand) <= pl.max_hand_size:
+        limit = layers.player(st, pl.id)["max_hand_size"]       # 402.2, 613.11
+        if limit is None or len(pl.hand) <= limit:
             continue
-        n = len(pl.hand) - pl.max_hand_size
+        n = len(pl.hand) - limit
         ans = ctx.ask({
             "id": f"discard:{pl.id}", "kind": "discard", "player": pl.id,
             "rules": ["703.4n", "514.1"],
             "prompt": f"{pl.name} ha {len(pl.hand)} carte in mano e un limite di "
-                      f"{pl.max_hand_size}: sceglie {n} carte da scartare.",
+                      f"{limit}: sceglie {n} carte da scartare.",
             "options": {"count": n, "cards": [{"id": c.id, "name": c.name} for c in pl.hand]},
             "default": {"cards": [c.id for c in pl.hand[-n:]]},
         })
-        todo.append((pl, n, ans["cards"]))
-    for pl, n, ids in todo:
+        todo.append((pl, n, ans["cards"], limit))
+    for pl, n, ids, limit in todo:
         discarded = []
         for cid in ids:
             card, _, _ = ops.take(ctx, cid)
             discarded.append(ops.put(ctx, card, "graveyard"))
         ctx.emit(["703.4n", "514.1", "701.9a"],
-                 f"{pl.name} {terms.verb('discard')} {n} carte per scendere a {pl.max_hand_size}: "
+                 f"{pl.name} {terms.verb('discard')} {n} carte per scendere a {limit}: "
                  f"{', '.join(c.name for c in discarded)}.", "discard",
                  objects=[c.id for c in discarded], players=[pl.id])
 
@@ -249,17 +250,23 @@ def cleanup_discard(ctx: Ctx) -> None:
 def cleanup_damage(ctx: Ctx) -> None:
     st = ctx.s
     damaged = [p for p in st.battlefield if p.damage]          # including phased-out ones
-    ended = [p for p in st.battlefield if p.until_end_of_turn]
+    before = layers.board(st)
+    effects = continuous.until_end_of_turn(st)
+    touched = {oid for e in effects for oid in before.affected_by(e.id)}
+    ended = [p for p in st.battlefield if p.id in touched]
     for p in damaged:
         p.damage = 0
-    for p in ended:
-        p.until_end_of_turn = {}
     if damaged:
         ctx.emit(["703.4p", "514.2"], f"Si rimuove tutto il danno segnato: {_names(damaged)}.",
                  "damage_removed", objects=[p.id for p in damaged])
     if ended:
         ctx.emit(["703.4p", "514.2"], f"Finiscono gli effetti «fino alla fine del turno» su "
-                 f"{_names(ended)}.", "end_of_turn_effects", objects=[p.id for p in ended])
+                 f"{_names(ended)}.", "end_of_turn_effects", objects=[p.id for p in ended],
+                 effects=[e.id for e in effects])
+    elif effects:
+        ctx.emit(["703.4p", "514.2"], "Finiscono gli effetti «fino alla fine del turno»: "
+                 + "; ".join(e.text or e.id for e in effects) + ".", "end_of_turn_effects",
+                 effects=[e.id for e in effects])
 
 
 @tba("703.4q", cites=("500.5", "106.4"),

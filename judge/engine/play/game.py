@@ -309,7 +309,7 @@ class _SnapshotLoader(pickle.Unpickler):
     """Unpickles states only: the engine's data classes and nothing else."""
 
     ALLOWED = {"judge.engine.state": {"State", "Player", "Card", "Permanent", "Turn", "Combat",
-                                      "StackItem"}}
+                                      "StackItem", "Effect"}}
 
     def find_class(self, module: str, name: str):
         if name in self.ALLOWED.get(module, ()):

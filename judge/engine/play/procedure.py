@@ -224,8 +224,8 @@ def _next_step(ctx: Ctx, cur: str) -> str:
             return "declare_blockers"
         if attackers.has_first_strike_step(s):
             s.combat.first_strikers = [p.id for p in attackers.in_combat_creatures(s)
-                                       if derived.has_kw(p, "first strike")
-                                       or derived.has_kw(p, "double strike")]
+                                       if derived.has_kw(s, p, "first strike")
+                                       or derived.has_kw(s, p, "double strike")]
             return "first_strike_damage"
         s.combat.first_strikers = None
         return "combat_damage"
@@ -255,7 +255,7 @@ def _new_turn(ctx: Ctx) -> None:
              players=[p.id for p in act])
     permanent_actions.goad_ends(ctx)    # 701.15a
     ids = {p.id for p in act}
-    sick = [p for p in s.battlefield if p.controller in ids and p.summoning_sick]
+    sick = [p for p in s.battlefield if derived.controller(s, p) in ids and p.summoning_sick]
     for p in sick:
         p.summoning_sick = False
     if sick:

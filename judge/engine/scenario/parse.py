@@ -18,7 +18,7 @@ from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.scenario import scenario_fields as sf
-from judge.engine.scenario import scenario_refs
+from judge.engine.scenario import scenario_effects, scenario_refs
 from judge.engine.seats import starting_life
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
@@ -41,7 +41,8 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
             "expected", "variant",
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
-            "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers"}
+            "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers",
+            "effects"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
              "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
@@ -49,7 +50,8 @@ CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughnes
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
-                         "max_counters", "sector", "control_effect", "goaded_by"}
+                         "max_counters", "sector", "control_effect", "goaded_by",
+                         *scenario_effects.PERM_KEYS}
 PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, "mana_pool",
                "commander_damage", "cant_gain_life", "cant_lose_life", "lost",
                "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
@@ -59,7 +61,6 @@ TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cle
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by", "requirements", "delayed"}
-EOT_KEYS = {"power", "toughness", "keywords"}
 
 
 def _count_objects(data: dict) -> int:
@@ -115,17 +116,6 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
     if not on_battlefield:
         return Card(**kwargs)
     counters = scb.counters(v.int_map(d, "counters", path))
-    eot = v.typed(d, "until_end_of_turn", path, "dict", {})
-    eot_out: dict[str, Any] = {}
-    if eot:
-        v.unknown_keys(eot, EOT_KEYS, f"{path}.until_end_of_turn")
-        for k in ("power", "toughness"):
-            n = v.typed(eot, k, f"{path}.until_end_of_turn", "int")
-            if n:
-                eot_out[k] = n
-        ek = scb.keyword_list(v, eot, "keywords", f"{path}.until_end_of_turn")
-        if ek:
-            eot_out["keywords"] = ek
     controller = v.typed(d, "controller", path, "str", required=True)
     perm = Permanent(
         **{**kwargs, "owner": v.typed(d, "owner", path, "str", None) or controller or "?"},
@@ -140,10 +130,10 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
         doesnt_untap=v.typed(d, "doesnt_untap", path, "bool", False),
         attached_to=v.typed(d, "attached_to", path, "str", nullable=True),
         protector=v.typed(d, "protector", path, "str", nullable=True),
-        until_end_of_turn=eot_out,
         max_counters=v.int_map(d, "max_counters", path),
         goaded_by=scb.goaded_by(v, d, path),
         **sf.permanent_fields(v, d, path),
+        **scenario_effects.permanent_fields(v, d, path),
     )
     v.nonneg(perm.damage, f"{path}.damage")
     # Rules defaults for counters a permanent enters with.
@@ -276,10 +266,13 @@ def parse(data: Any) -> State:
         st.players.append(pl)
 
     # --- battlefield -------------------------------------------------------
+    legacy: list[tuple[Permanent, dict]] = []
     for i, rc in enumerate(v.typed(data, "battlefield", "", "list", [])):
         c = _card(v, rc, f"battlefield[{i}]", "", True)
         if c is not None:
             st.battlefield.append(c)  # type: ignore[arg-type]
+            legacy.append((c, scenario_effects.legacy_until_end_of_turn(v, rc, f"battlefield[{i}]")))
+    st.effects = scenario_effects.read_effects(v, data)
 
     # --- stack -------------------------------------------------------------
     for i, rs in enumerate(v.typed(data, "stack", "", "list", [])):
@@ -360,11 +353,13 @@ def parse(data: Any) -> State:
         scenario_refs.check(v, st)
         sf.check_state(v, st)
         scb.check_refs(v, st)
+        scenario_effects.finish(v, st, legacy)
     except Exception:           # a broken structure already reported above
         if not v.errors:
             raise
     if v.errors:
         raise ScenarioError(v.errors)
+    scenario_effects.settle(st)
     return st
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from judge.engine.errors import ScenarioError
 from judge.engine.mechanics import identity
-from judge.engine.scenario import card_defaults
+from judge.engine.scenario import card_defaults, scenario_effects
 from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
 from judge.engine.scenario.scenario_combat import to_json_combat
 from judge.engine.state import ZONES, Card, Permanent, State
@@ -67,9 +67,6 @@ def _card_dict(c: Card, ref=_same) -> dict:
             m = {k: n for k, n in getattr(c, key).items() if n}
             if m:
                 d[key] = m
-        if c.until_end_of_turn:
-            d["until_end_of_turn"] = {k: (list(x) if isinstance(x, list) else x)
-                                      for k, x in c.until_end_of_turn.items()}
         if c.attached_to is not None:
             d["attached_to"] = ref(c.attached_to)
         if c.protector is not None:
@@ -107,7 +104,10 @@ def to_dict(st: State) -> dict:
         **({"speed": p.speed} if p.speed is not None else {}),
         **({"completed_dungeons": list(p.completed_dungeons)} if p.completed_dungeons else {}),
     } for p in st.players]
-    out["battlefield"] = [_card_dict(c, ref) for c in st.battlefield]
+    out["battlefield"] = [{**_card_dict(c, ref), **scenario_effects.permanent_json(c, i)}
+                          for i, c in enumerate(st.battlefield)]
+    if st.effects:
+        out["effects"] = scenario_effects.to_json(st)
     out["stack"] = [{"id": s.id, "kind": s.kind, "controller": s.controller, "text": s.text,
                      **({"card": _card_dict(s.card)} if s.card is not None else {}),
                      **({"source": ref(s.source)} if s.source is not None else {}),

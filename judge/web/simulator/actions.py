@@ -220,8 +220,8 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     players = [Option(p.id, p.name) for p in st.players if not p.lost]
     perms: list[tuple[str, list[Option]]] = []
     for pl in st.players:
-        mine = [Option(p.id, _perm_label(p)) for p in st.battlefield
-                if p.controller == pl.id]
+        mine = [Option(p.id, _perm_label(st, p)) for p in st.battlefield
+                if derived.controller(st, p) == pl.id]
         if mine:
             perms.append((f"Campo di battaglia: {pl.name}", mine))
     cards: list[tuple[str, list[Option]]] = []
@@ -252,13 +252,10 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     return out
 
 
-def _perm_label(p) -> str:
+def _perm_label(st: State, p) -> str:
     extra = []
-    if "creature" in p.types:
-        try:
-            extra.append(f"{derived.power(p)}/{derived.toughness(p)}")
-        except Exception:                       # a broken board still lists its permanents
-            pass
+    if derived.is_creature(st, p):
+        extra.append(f"{derived.power(st, p)}/{derived.toughness(st, p)}")
     if p.tapped:
         extra.append("TAPpato")
     return p.name + (f" ({', '.join(extra)})" if extra else "")

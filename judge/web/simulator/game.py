@@ -106,14 +106,15 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
                    | set(error.rules if error else [])
                    | set((game.result or {}).get("rules", []))
                    | set(lesson["rules"] if lesson else []))
-    info = {n: rule_info(n) for n in rules}
+    board = views.board(game)
+    info = {n: rule_info(n) for n in sorted(set(rules) | set(board["rules"]))}
     st = game.state
     judge = views.judge_panel(game, request.args, sel if sel is not None and
                               sel.get("azione") == "giudice" else None, field_errors)
     acts_done = doc.get("actions") or []
     return render_template(
         "scenario_stepper.html", ident=ident, doc=doc, played=played, game=game, st=st,
-        title=st.title or "Scenario", board=views.board(game), groups=groups, rules=info,
+        title=st.title or "Scenario", board=board, groups=groups, rules=info,
         decision=views.decision_view(game), error=error, sel=sel, steps=forms.STEPS_IT,
         step_names=STEP_NAMES, variants=forms.VARIANTS_IT, day_night=forms.DAY_NIGHT_IT,
         can_undo=bool(acts_done), can_redo=bool(doc.get("redo")),

@@ -8,7 +8,7 @@ import json
 from typing import Any, Mapping
 
 from judge.engine import seats
-from judge.engine.characteristics import derived
+from judge.engine.characteristics import derived, explain
 from judge.engine.play.game import ANYTIME_ACTIONS
 from judge.engine.play.library import check_state
 from judge.engine.scenario.expected import state_problems
@@ -18,13 +18,6 @@ from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
 
 
-def _pt(p) -> str:
-    try:
-        return f"{derived.power(p)}/{derived.toughness(p)}"
-    except Exception:
-        return f"{p.power}/{p.toughness}"
-
-
 def board(game) -> dict:
     """The board: players with their permanents and the marks of their state, the stack."""
     st = game.state
@@ -32,11 +25,14 @@ def board(game) -> dict:
     attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
     blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
     perms = []
+    why = explain.explain_board(st)
+    effects = {e.id: e for e in st.effects}
     for p in st.battlefield:
+        c = derived.ch(st, p)
         badges = []
         if p.tapped:
             badges.append(("tap", "TAPpato"))
-        if p.summoning_sick and "creature" in p.types:
+        if p.summoning_sick and "creature" in c.types:
             badges.append(("sick", "debolezza da evocazione"))
         if p.phased_out:
             badges.append(("phased", "fuori fase"))
@@ -53,9 +49,9 @@ def board(game) -> dict:
             badges.append(("block", "blocca " + ", ".join(st.name_of(x) for x in blocking[p.id])))
         if p.attached_to:
             badges.append(("attached", f"assegnato a {st.name_of(p.attached_to)}"))
-        if p.until_end_of_turn:
-            badges.append(("eot", "effetti fino alla fine del turno"))
-        if "battle" in p.types:
+        if p.face_down:
+            badges.append(("face-down", "a faccia in giù"))
+        if "battle" in c.types:
             badges.append(("protector", f"protettore: {st.name_of(p.protector) if p.protector else 'nessuno'}"))
         if p.sector:
             badges.append(("sector", f"settore {SECTOR_IT.get(p.sector, p.sector)}"))
@@ -63,30 +59,36 @@ def board(game) -> dict:
             badges.append(("copy", "copia"))
         if p.goaded_by:
             badges.append(("goad", "spronata da " + ", ".join(st.name_of(x) for x in p.goaded_by)))
-        kws = [forms.keywords_text(p.keywords, st.name_of)]
-        if p.until_end_of_turn.get("keywords"):
-            kws.append(forms.keywords_text(p.until_end_of_turn["keywords"], st.name_of)
-                       + " (fino alla fine del turno)")
+        subtypes = ", ".join(c.subtypes) if not c.every_creature_type else \
+            explain.value_it(st, "subtypes", c.subtypes, effects)
+        ctl = c.controller or p.controller
         perms.append({
-            "p": p, "pt": _pt(p) if "creature" in p.types else "",
-            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
-                     + forms.to_it(p.types, forms.TYPES_IT)
-                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
-            "keywords": ", ".join(k for k in kws if k), "badges": badges,
+            "p": p, "c": c, "controller": ctl,
+            "pt": f"{c.power or 0}/{c.toughness or 0}" if "creature" in c.types else "",
+            "name": c.name if c.name and c.name != p.name else "",
+            "types": forms.to_it(list(c.supertypes), forms.SUPERTYPES_IT)
+                     + (" " if c.supertypes else "") + forms.to_it(list(c.types), forms.TYPES_IT)
+                     + (" — " + subtypes if subtypes else ""),
+            "keywords": explain.value_it(st, "abilities", c.abilities, effects) if c.abilities else "",
+            "badges": badges, "why": why.get(p.id),
             "attacking": p.id in attacking, "blocking": p.id in blocking,
-            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
+            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != ctl else ""),
         })
     players = []
     for pl in st.players:
         pool = ", ".join(f"{n} {forms.MANA_IT.get(k, k)}" for k, n in pl.mana_pool.items() if n)
         cmd = [(st.name_of(c), n) for c, n in pl.commander_damage.items() if n]
         players.append({"pl": pl, "active": pl.id == st.turn.active_player,
-                        "perms": [x for x in perms if x["p"].controller == pl.id],
+                        "perms": [x for x in perms if x["controller"] == pl.id],
                         "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id,
                         "planar": st.options.get("planechase") and seats.planar_controller(st) == pl.id,
                         "pool": pool, "commander_damage": cmd})
     waiting = [(t["text"], st.name_of(t["controller"])) for t in st.waiting_triggers]
-    return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st}
+    return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st,
+            "notes": explain.notes(st),
+            "rules": sorted({r for x in why.values() for row in x["rows"] for r in row["rules"]}
+                            | {r for x in why.values() for r in x["rules"]}
+                            | {r for n in explain.notes(st) for r in n["rules"]})}
 
 
 def decision_view(game) -> dict | None:
