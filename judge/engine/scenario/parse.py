@@ -360,6 +360,9 @@ def parse(data: Any) -> State:
     if v.errors:
         raise ScenarioError(v.errors)
     scenario_effects.settle(st)
+    combat_errors = scenario_refs.combat_control(st)     # needs the controllers of layer 2
+    if combat_errors:
+        raise ScenarioError(combat_errors)
     return st
 
 
