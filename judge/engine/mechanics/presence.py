@@ -41,7 +41,8 @@ def control_changed(ctx: Ctx, before: dict[str, str]) -> list[tuple[Permanent, s
             rules.insert(0, "506.4")
         p.summoning_sick = True
         out.append((p, old, rules))
-    st.touch()
+    if out:
+        st.touch()
     return out
 
 
