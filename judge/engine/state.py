@@ -300,14 +300,6 @@ class State:
             return key                                   # already written so («pedina3#1»)
         return f"{base}#{n}"
 
-    def key_of(self, oid: str) -> str:
-        """What the engine holds for ``oid`` (a player, or an object's id or key): a player's
-        id, the key of the object it is now."""
-        if self.has_player(oid):
-            return oid
-        found = self.find_card(oid)
-        return found[2].key if found is not None else oid
-
     def perm_index(self) -> dict[str, Permanent]:
         return {p.id: p for p in self.battlefield}
 
