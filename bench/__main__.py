@@ -14,6 +14,7 @@ RUNS = [
     ("linker_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
+    ("layers_bench.py", {}),
     ("history_bench.py", {}),
     ("cards_bench.py", {}),
     ("store_bench.py", {}),

@@ -42,10 +42,29 @@ def test_passo_prints_rules_and_text():
 def test_passo_json_shape():
     r = run("passo", str(LIB / "regola-delle-leggende.json"), "--json")
     data = json.loads(r.output)
-    assert set(data) == {"scenario", "events", "pending", "saved", "stopped"}
+    assert set(data) == {"scenario", "events", "pending", "saved", "stopped", "characteristics",
+                         "layer_notes"}
     assert data["saved"] is None and data["stopped"] is None       # not written: the file is unchanged
+    assert data["characteristics"] == {} and data["layer_notes"] == []   # no effect, no counter
     assert data["pending"] is None and data["scenario"]["format"] == "judge-scenario"
     assert all({"rules", "text", "kind"} <= set(e) for e in data["events"])
+
+
+def test_passo_json_explains_the_layers():
+    """The characteristics an effect changed, layer by layer, in Italian, with their rules."""
+    r = run("passo", str(LIB / "umilta-e-opalescenza-umilta-prima.json"), "--json")
+    why = json.loads(r.output)["characteristics"]["umilta"]
+    assert (why["result"]["power"], why["result"]["toughness"]) == (4, 4)
+    assert [(row["layer"], row["key"]) for row in why["rows"]] == [
+        ("4", "e-opal"), ("6", "e-umilta"), ("7b", "e-umilta"), ("7b", "e-opal")]
+    assert "613.6" in why["rows"][-1]["rules"] and "timestamp" in why["rows"][-1]["why_text"]
+
+
+def test_perche_prints_the_explanation():
+    r = run("perche", str(LIB / "luna-insanguinata-e-urborg.json"), "urborg")
+    assert r.exit_code == 0
+    assert "livello 4" in r.output and "305.7" in r.output and "613.8a" in r.output
+    assert run("perche", str(LIB / "luna-insanguinata-e-urborg.json"), "nessuno").exit_code == 2
 
 
 def test_passo_stops_on_pending_and_accepts_decisions(tmp_path):

@@ -61,9 +61,19 @@ def phased_out(d: dict) -> dict:
     return d
 
 
+def with_effect(d: dict) -> dict:
+    """An anthem of Alice's (a static ability, 611.3) on the board."""
+    d["battlefield"].append({"id": "inno", "name": "Inno", "types": ["enchantment"],
+                             "controller": "p1"})
+    d["effects"] = [{"id": "e1", "source": "inno", "text": "Le creature che controlli prendono +1/+1",
+                     "affects": {"filter": {"types": ["creature"], "controller": "you"}},
+                     "does": [{"op": "modify_pt", "power": 1, "toughness": 1}]}]
+    return d
+
+
 # Boards other than ``board()`` for some actions.
-BOARDS = {"copy_spell": with_stack, "planeswalk": planechase, "remove_from_combat": in_combat,
-          "phase_in": phased_out}
+BOARDS = {"copy_spell": with_stack, "planeswalk": planechase, "end_effect": with_effect,
+          "remove_from_combat": in_combat, "phase_in": phased_out}
 
 # One valid form per action of today's engine, and the rule its first event cites.
 VALID = {
@@ -109,6 +119,10 @@ VALID = {
     "remove_from_combat": ({"p.object": "orso"}, "506.4"),
     "phase_out": ({"p.object": "orso"}, "702.26b"),
     "phase_in": ({"p.object": "orso"}, "702.26c"),
+    "add_effect": ({"p.effect": '{"text": "+2/+0", "affects": {"objects": ["orso"]}, "does": '
+                                '[{"op": "modify_pt", "power": 2, "toughness": 0}], '
+                                '"duration": "end_of_turn"}'}, "611.2a"),
+    "end_effect": ({"p.which": "e1"}, "611.2a"),
 }
 
 # For each action, input it refuses: (form, text of the message, rule cited or a field in error).
@@ -158,6 +172,9 @@ REFUSED = {
     "remove_from_combat": ({"p.object": "lupo"}, "non è in combattimento", "506.4"),
     "phase_out": ({"p.object": "h1"}, "non è un permanente sul campo di battaglia", None),
     "phase_in": ({"p.object": "lupo"}, "non è scomparso per intermittenza", "702.26c"),
+    "add_effect": ({"p.effect": '{"affects": "self", "does": [{"op": "vola"}]}'},
+                   "operazione sconosciuta", "611.1"),
+    "end_effect": ({"p.which": ""}, "scegli dall'elenco", "p.which"),
 }
 
 

@@ -26,7 +26,7 @@ def change_control(ctx: Ctx, object: str, player: str, duration: str = "end_of_t
     st = ctx.s
     p = perm_arg(ctx, object)
     pl = player_arg(ctx, player)
-    if duration not in DURATIONS:
+    if not isinstance(duration, str) or duration not in DURATIONS:
         raise IllegalAction(f'durata sconosciuta "{shown(duration)}" (ammesse: end_of_turn, '
                             "fino alla fine del turno; indefinitely, a tempo indeterminato)",
                             ["611.2a"])

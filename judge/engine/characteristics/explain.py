@@ -160,8 +160,12 @@ _NOTE_IT = {"no_ability": "non si applica: l'oggetto che la genera non ha più l
 
 def _note(st: State, n: layers.Note, effects: dict[str, Effect]) -> dict:
     text = f"{_label(st, n.key, effects)}: {_NOTE_IT[n.reason]} (livello {n.layer})"
+    if n.after:
+        deps = "; ".join(f"{_label(st, k, effects)} ({WHY_RULE[r]})" for k, r in n.after.items())
+        text += (f"; dipendeva da {deps}, che si è applicato prima (613.8a, 613.8b) e ha fatto "
+                 "sparire l'abilità")
     return {"effect": n.effect, "key": n.key, "layer": n.layer, "reason": n.reason,
-            "text": text, "rules": list(n.rules)}
+            "after": dict(n.after), "text": text, "rules": list(n.rules)}
 
 
 def explain_board(st: State, only_affected: bool = True) -> dict[str, dict]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from judge.engine.characteristics import explain
 from judge.engine.errors import IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.play.game import Game
@@ -253,7 +254,10 @@ def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str
             _fail(f"impossibile scrivere {salva}: {e.strerror or e}", 2)
     if as_json:
         out = {"scenario": game.to_dict(), "events": [e.to_dict() for e in events],
-               "pending": game.pending, "saved": salva or None}
+               "pending": game.pending, "saved": salva or None,
+               # how each characteristic changed by an effect or counter came to be (613)
+               "characteristics": explain.explain_board(game.state),
+               "layer_notes": explain.notes(game.state)}
         if stopped is not None:
             out["stopped"] = stopped or None
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
@@ -272,6 +276,32 @@ def _save_note(salva: str | None, file: str) -> None:
     else:
         click.echo(f"Stato non salvato: {file} è invariato, quindi lo stesso comando ripete lo stesso "
                    "passo. Per proseguire usa --sul-posto (o --salva ALTRO.json).")
+
+
+@scenario.command("perche")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("oggetto")
+@click.option("--json", "as_json", is_flag=True, help="Stampa la spiegazione in JSON.")
+def perche(file: str, oggetto: str, as_json: bool) -> None:
+    """Perché OGGETTO di FILE ha le caratteristiche che ha: gli effetti livello per livello (613)."""
+    game = _load(file)
+    why = explain.explain(game.state, oggetto)
+    if why is None:
+        _fail(f"oggetto sconosciuto «{oggetto}»", 2)
+    if as_json:
+        click.echo(json.dumps(why, ensure_ascii=False, indent=2))
+        return
+    res = why["result"]["text"]
+    click.echo(f"{why['name']}: {res['types']}"
+               + (f" {why['result']['power']}/{why['result']['toughness']}"
+                  if why["result"]["power"] is not None else "")
+               + f"; colori: {res['colors']}; abilità: {res['abilities']}; "
+                 f"controllore: {res['controller']} (613.1)")
+    for r in why["rows"]:
+        click.echo(f"  {r['seq']:>3}. livello {r['layer_label']} — {r['label']}: {r['what']}")
+        click.echo(f"       perché ora: {r['why_text']} [{', '.join(r['rules'])}]")
+    for n in why["notes"]:
+        click.echo(f"  nota: {n['text']} [{', '.join(n['rules'])}]")
 
 
 @scenario.command("verifica")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.characteristics import derived, explain, layers
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
 from judge.engine.play.game import Game
@@ -111,12 +112,55 @@ def check_state(game: Game, exp: dict) -> list[str]:
         want(f"velocità di {pid}", s.player(pid).speed, n)
     for pid, names in exp.get("completed_dungeons", {}).items():
         want(f"dungeon completati da {pid}", s.player(pid).completed_dungeons, names)
-    for key, label in (("controller", "controllore"), ("protector", "protettore"),
-                       ("sector", "settore")):
+    for oid, v in exp.get("controller", {}).items():            # layer 2 included (613.1b)
+        want(f"controllore di {oid}", derived.controller(s, s.perm(oid)) if s.perm(oid) else None, v)
+    for key, label in (("protector", "protettore"), ("sector", "settore")):
         for oid, v in exp.get(key, {}).items():
             want(f"{label} di {oid}", getattr(s.perm(oid), key) if s.perm(oid) else None, v)
     if "stack" in exp:
         want("pila (dal fondo alla cima)", [i.text for i in s.stack], exp["stack"])
+    fails += _layers(s, exp)
+    return fails
+
+
+def _layers(s, exp: dict) -> list[str]:
+    """The characteristics the layers compute (613) and the order of their explanation."""
+    fails = []
+    for oid, chars in exp.get("characteristics", {}).items():
+        p = s.perm(oid)
+        if p is None or chars is None:
+            if (p is None) != (chars is None):
+                fails.append(f"caratteristiche di {oid}: atteso {chars!r}, ottenuto "
+                             f"{'assente' if p is None else 'presente'}")
+            continue
+        got = layers.chars(s, p)
+        got_json = {**got.to_json(), "every_creature_type": got.every_creature_type}
+        got_json["subtypes"] = list(got.subtypes)
+        for key, value in chars.items():
+            have = got_json[key]
+            same = (sorted(have) == sorted(value)) if isinstance(value, list) else have == value
+            if not same:
+                fails.append(f"{key} di {oid}: atteso {value!r}, ottenuto {have!r}")
+    for oid, rows in exp.get("explanation", {}).items():
+        got_rows = (explain.explain(s, oid) or {}).get("rows", [])
+        if len(got_rows) != len(rows):
+            fails.append(f"spiegazione di {oid}: attese {len(rows)} righe, ottenute "
+                         f"{[(r['layer'], r['key']) for r in got_rows]}")
+            continue
+        for i, (want_row, row) in enumerate(zip(rows, got_rows)):
+            for key, value in want_row.items():
+                have = row[key] if key != "after" else sorted(row["after"])
+                ok = set(value) <= set(have) if key == "rules" else (
+                    sorted(value) == have if key == "after" else have == value)
+                if not ok:
+                    fails.append(f"spiegazione di {oid}, riga {i + 1}: {key} atteso {value!r}, "
+                                 f"ottenuto {have!r}")
+    if "notes" in exp:
+        got_notes = [{"key": n["key"], "reason": n["reason"], "layer": n["layer"]}
+                     for n in explain.notes(s)]
+        for n in exp["notes"]:
+            if not any(all(g[k] == v for k, v in n.items()) for g in got_notes):
+                fails.append(f"nota attesa non trovata: {n!r} (note: {got_notes!r})")
     return fails
 
 

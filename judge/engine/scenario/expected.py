@@ -268,6 +268,16 @@ def _zone_key(found: _Found, key: str, path: str) -> None:
 
 _RESULT = _fields({"draw": _BOOL, "winners": _list_of(_player), "rules": _STRS},
                   ("draw", "winners", "rules"))
+# What the layers compute for an object (613), and the order of its explanation's rows.
+CHARACTERISTICS = ("name", "types", "subtypes", "supertypes", "colors", "abilities",
+                   "static_abilities", "power", "toughness", "controller", "every_creature_type")
+_CHARS = _fields({**{k: _STRS for k in ("types", "subtypes", "supertypes", "colors",
+                                           "abilities", "static_abilities")},
+                  "name": _nullable(_STR), "power": _nullable(_INT), "toughness": _nullable(_INT),
+                  "controller": _nullable(_player), "every_creature_type": _BOOL})
+_ROW = _fields({"layer": _STR, "key": _STR, "effect": _nullable(_STR), "why": _STR,
+                "rules": _STRS, "after": _STRS}, ("layer", "key"))
+_NOTE = _fields({"key": _STR, "reason": _STR, "layer": _STR}, ("key", "reason"))
 _STATE = _fields({
     **{k: _map_of(_INT, _player) for k in ("life", "poison", "hand_size")},
     "speed": _map_of(_nullable(_INT), _player),
@@ -288,6 +298,9 @@ _STATE = _fields({
     "day_night": _nullable(_among(("day", "night"), "valore sconosciuto")),
     "active_player": _player,
     **{k: _nullable(_player) for k in ("monarch", "initiative", "planar_controller")},
+    "characteristics": _map_of(_nullable(_CHARS)),
+    "explanation": _map_of(_list_of(_ROW)),
+    "notes": _list_of(_NOTE),
 })
 
 _BLOCK_FIELDS = _fields({

@@ -42,7 +42,7 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
             "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers",
-            "effects"}
+            "effects", "sources"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
              "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
@@ -187,6 +187,8 @@ def parse(data: Any) -> State:
     for k in ("rules", "expected"):
         if k in data:
             st.extra[k] = data[k]
+    if "sources" in data:
+        st.extra["sources"] = scenario_effects.sources(v, data)
     if "rules" in data:
         v.str_list(data, "rules", "")
     if "expected" in data and not isinstance(data["expected"], (dict, list)):

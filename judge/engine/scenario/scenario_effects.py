@@ -58,6 +58,25 @@ def eot_effect(perm_id: str, eot: dict[str, Any], eid: str) -> Effect:
                   affects={"objects": [perm_id]}, does=does, duration="end_of_turn")
 
 
+SOURCE_KEYS = {"card", "ruling", "rule", "example", "text"}
+
+
+def sources(v: Validator, data: dict) -> list[dict]:
+    """What a library scenario rests on: a card's official ruling ({"card", "ruling": date}),
+    an example of a rule ({"rule", "example": n}), or a text."""
+    out = []
+    for i, s in enumerate(v.typed(data, "sources", "", "list", [])):
+        p = f"sources[{i}]"
+        if not isinstance(s, dict) or not s:
+            v.err(p, "atteso un oggetto (card e ruling, rule ed example, oppure text)")
+            continue
+        v.unknown_keys(s, SOURCE_KEYS, p)
+        item = {k: v.typed(s, k, p, "int" if k == "example" else "str") for k in SOURCE_KEYS
+                if k in s}
+        out.append({k: x for k, x in item.items() if x is not None})
+    return out
+
+
 def read_effects(v: Validator, data: dict) -> list[Effect]:
     raw = v.typed(data, "effects", "", "list", [])
     if len(raw) > effect_schema.MAX_EFFECTS:

@@ -84,7 +84,7 @@ def to_dict(st: State) -> dict:
     the object a card is now, «orso#N» for an earlier one (400.7)."""
     ref = st.ref_out
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
-    for k in (*LONG_TEXT_KEYS, "rules", "expected"):
+    for k in (*LONG_TEXT_KEYS, "rules", "sources", "expected"):
         if k in st.extra:
             out[k] = json.loads(json.dumps(st.extra[k]))
     out["variant"] = st.variant

@@ -45,6 +45,7 @@ ACTION_LABELS = {
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
     "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
+    "add_effect": "Nuovo effetto continuo", "end_effect": "Finisce un effetto continuo",
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
     "set_tapped": "Modifica diretta: TAPpato o STAPpato",
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
@@ -58,6 +59,7 @@ GROUPS = (
                     "set_tapped")),
     ("Controllo, combattimento, intermittenza", ("change_control", "remove_from_combat",
                                                  "phase_out", "phase_in")),
+    ("Effetti continui", ("add_effect", "end_effect")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
@@ -77,6 +79,7 @@ PARAM_LABELS = {
     "card": "Carta", "text": "Testo dell'abilità", "to": "Assegnato a",
     "spell": "Magia o abilità in pila", "room": "Stanza", "dungeon": "Nuovo dungeon",
     "undercity": "In Undercity (con l'iniziativa)", "tapped": "TAPpato (non spuntato: STAPpato)",
+    "effect": "Effetto (JSON, come nel formato degli scenari)", "which": "Effetto che finisce",
 }
 LABEL_OVERRIDES = {
     ("deal_damage", "amount"): "Danni", ("gain_life", "amount"): "Punti vita",
@@ -115,6 +118,7 @@ KIND_BY_NAME = {
     "to": "attach_to", "source": "source", "card": "card", "cards": "hand_cards", "zone": "zone",
     "keywords": "keywords", "types": "types", "supertypes": "supertypes", "subtypes": "list",
     "mana": "mana", "kind": "counter", "text": "longtext", "name": "text", "spell": "stack",
+    "which": "effect",
 }
 KIND_OVERRIDES = {("move", "object"): "object", ("exile", "object"): "object",
                   ("set_day_night", "value"): "choice", ("change_control", "duration"): "choice"}
@@ -136,7 +140,7 @@ COUNTER_SUGGESTIONS = ("+1/+1", "-1/-1", "loyalty", "defense", "lore", "poison",
 # Kinds whose value names an object or a player, and what they accept.
 ACCEPTS = {"player": {"player"}, "target": {"player", "permanent"}, "permanent": {"permanent"},
            "object": {"permanent", "card"}, "card": {"card"}, "attach_to": {"player", "permanent"},
-           "source": {"permanent", "card"}, "stack": {"stack"}}
+           "source": {"permanent", "card"}, "stack": {"stack"}, "effect": {"effect"}}
 
 
 @dataclass(frozen=True)
@@ -244,12 +248,14 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     if spells:
         cards.append(("Pila", spells))
     items = [Option(i.id, _stack_label(st, i)) for i in reversed(st.stack)]
+    effects = [Option(e.id, f"{e.text or e.id} ({e.id})") for e in st.effects]
     by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards,
-               "stack": [("Pila (dalla cima)", items)] if items else []}
+               "stack": [("Pila (dalla cima)", items)] if items else [],
+               "effect": [("Effetti continui", effects)] if effects else []}
     out = {}
     for kind, accepts in ACCEPTS.items():
         groups = []
-        for what in ("player", "permanent", "card", "stack"):
+        for what in ("player", "permanent", "card", "stack", "effect"):
             if what in accepts:
                 groups += by_kind[what]
         out[kind] = groups

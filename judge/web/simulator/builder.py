@@ -13,7 +13,7 @@ from judge.engine.scenario import templates
 from judge.engine.state import VARIANTS, ZONES
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.simulator import card_fill, forms, library, play, state_fields
+from judge.web.simulator import card_fill, effect_fields, forms, library, play, state_fields
 from judge.web.simulator.blueprint import BadRequest, bp
 from judge.web.simulator.documents import (KIND_GAME, KIND_SCENARIO, MAX_UPLOAD_BYTES, _download,
                                            _json_body, _load, _save, _store_document,
@@ -153,6 +153,8 @@ def _fields(d: dict) -> set[str]:
               ("name", "types", "supertypes", "subtypes", "keywords", "protection", "colors", "power",
                "toughness", "damage", "counters", "controller", "owner", "attached_to", "tapped",
                "summoning_sick", "phased_out", "token")}
+    f |= {f"effects[{i}]" for i, _ in enumerate(d.get("effects") or [])}
+    f |= {"effetto.carta", "effetto.json", *(f"effetto.{b}" for b in effect_fields.et.BLANKS)}
     return f
 
 
@@ -190,6 +192,9 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
                                       if isinstance(p, dict) and p.get("id") == pid), pid),
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
         cards=card_fill.card_rows(draft), card_notes=card_notes or [], card_fill=card_fill,
+        effects_json=effect_fields.effects_json(draft), pick=effect_fields.picked(raw),
+        effect_options=effect_fields.options(draft), blanks=effect_fields.et.BLANKS,
+        template_cards=effect_fields.et.cards(),
     ), status
 
 
@@ -237,7 +242,10 @@ def modifica_salva(ident: str):
         return _builder_page(ident, draft, 422 if filled.errors else 200, raw=filled.form,
                              errors=filled.errors, focus="nuovo.card" if filled.errors else "nuovo.name",
                              card_notes=filled.notes)
+    if request.form.get("azione") == "effetto-modelli":        # a card's effect templates
+        return _builder_page(ident, draft, raw=filled.form, focus="effetto.carta")
     new, errs, focus = card_fill.apply(draft, filled.form)
+    focus = effect_fields.apply(new, filled.form, errs) or focus
     if not errs:
         errs = play.validate_scenario(new)
         added = len(new.get("battlefield") or []) - 1

@@ -13,6 +13,7 @@ from functools import lru_cache
 from flask import current_app, jsonify, redirect, render_template, request, url_for
 
 from judge.engine import IllegalAction, ScenarioError
+from judge.engine.characteristics import explain
 from judge.engine.steps import STEP_NAMES
 from judge.web.errors import error_response
 from judge.web.simulator import actions as acts
@@ -250,7 +251,10 @@ def _game_json(ident: str, doc: dict, played: play.Played, events=None) -> dict:
             "documento": doc, "stato": g.to_dict(),
             "eventi": [e.to_dict() for e in (played.events if events is None else events)],
             "in_attesa": g.pending, "risultato": g.result,
-            "interrotta": played.broken[1] if played.broken else None}
+            "interrotta": played.broken[1] if played.broken else None,
+            # the layers (613): how each characteristic an effect or counter changed came to be
+            "caratteristiche": explain.explain_board(g.state),
+            "effetti_non_applicati": explain.notes(g.state)}
 
 
 def _game_response(ident: str, save: Save, played: play.Played, events, status: int):

@@ -279,4 +279,33 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
     if "stack" in exp:
         lines.append("In pila, dal fondo alla cima: " + (", ".join(f"«{t}»" for t in exp["stack"])
                                                         or "niente"))
+    return lines + _layer_lines(st, exp, n)
+
+
+def _layer_lines(st, exp: dict, n) -> list[str]:
+    """The characteristics (613) an ``expected.state`` block checks, in Italian."""
+    effects = {e.id: e for e in st.effects}
+    labels = {e.id: (e.card or e.text or e.id) for e in st.effects}
+    lines = []
+    for oid, chars in (exp.get("characteristics") or {}).items():
+        if not isinstance(chars, dict):
+            lines.append(f"{n(oid)}: non sul campo di battaglia")
+            continue
+        parts = []
+        if "power" in chars or "toughness" in chars:
+            parts.append(f"{chars.get('power', '?')}/{chars.get('toughness', '?')}")
+        for key in ("name", "types", "subtypes", "supertypes", "colors", "abilities", "controller"):
+            if key in chars:
+                parts.append(f"{explain.CHAR_IT[key]} {explain.value_it(st, key, chars[key], effects)}")
+        if "static_abilities" in chars:
+            parts.append("abilità statiche " + (", ".join(labels.get(x, x) for x in chars["static_abilities"])
+                                                or "nessuna"))
+        lines.append(f"{n(oid)}: " + "; ".join(str(p) for p in parts))
+    for oid, rows in (exp.get("explanation") or {}).items():
+        steps = ", ".join(f"livello {r.get('layer')} {labels.get(str(r.get('key')), r.get('key'))}"
+                          for r in rows if isinstance(r, dict))
+        lines.append(f"Effetti su {n(oid)}, in ordine: {steps or 'nessuno'}")
+    for note in exp.get("notes") or []:
+        if isinstance(note, dict):
+            lines.append(f"Non si applica: {labels.get(str(note.get('key')), note.get('key'))}")
     return lines
