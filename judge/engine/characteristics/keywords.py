@@ -9,7 +9,8 @@ English text that scenarios store.  Italian names come from the terminology tabl
 not keywords but restrictions or requirements on attacking and blocking (508.1c–d, 509.1a–c),
 written and stored the same way ("can't block", …; ``keyword=False`` in the registry).
 
-Banding and "bands with other" (702.22) are refused with the reason (:data:`REFUSED`).
+Banding and the other combat keywords of 702 the engine does not apply are refused with their
+reason (unsupported.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from judge.engine import terms
+from judge.engine.characteristics import unsupported
+from judge.engine.characteristics.unsupported import REFUSED_COMBAT  # noqa: F401  (public)
 from judge.engine.state import MANA_COLORS
 
 # --- the registry ------------------------------------------------------------------------------
@@ -117,44 +120,6 @@ ABILITIES: tuple[str, ...] = tuple(s.name for s in REGISTRY if not s.keyword)
 # 122.1b: "The keywords that a keyword counter can be": those of them the engine knows.
 COUNTER_KEYWORDS: frozenset[str] = frozenset(s.name for s in REGISTRY if s.counter)
 KEYWORD_IT: dict[str, str] = {s.name: s.italian for s in REGISTRY}
-
-REFUSED_RULES = ["702.22c", "702.22h", "702.22j", "702.22k"]
-REFUSED = ("banding", "bands with other")
-REFUSED_WHY = ("il motore non gestisce il branco (regola 702.22): cambia la dichiarazione degli "
-               "attaccanti (702.22c), chi resta bloccato (702.22h) e chi assegna il danno da "
-               "combattimento (702.22j, 702.22k); descrivi il combattimento senza branco e applica "
-               "l'assegnazione del danno con le azioni del giudice")
-
-# The keywords of 702 that act in combat and that the engine does not apply: each is refused with
-# its rule and why, and what the judge does instead (a card of the table with one keeps it among
-# those not automated).  English name → (rule, why).
-_TRIGGER = ("è un'abilità innescata che il motore non mette in pila da sé: quando si innesca, "
-            "mettila in pila con l'azione «trigger» e applicane l'effetto con le azioni del giudice")
-_PUT_ATTACKING = ("mette sul campo di battaglia una creatura attaccante al posto di una non "
-                  "bloccata, che il motore non fa: usa «move» e, per il combattimento, descrivilo "
-                  "nello scenario")
-_ACTIVATED = ("è un'abilità attivata e il motore non ha abilità attivate: applicane costo ed "
-              "effetto con le azioni del giudice (TAPpa, fino alla fine del turno…)")
-REFUSED_COMBAT: dict[str, tuple[str, str]] = {
-    "frenzy": ("702.68a", _TRIGGER), "poisonous": ("702.70a", _TRIGGER),
-    "renown": ("702.112a", _TRIGGER), "ingest": ("702.115a", _TRIGGER),
-    "mobilize": ("702.181a", _TRIGGER), "firebending": ("702.189a", _TRIGGER),
-    "enlist": ("702.154a", "TAPpare una creatura mentre questa attacca è una scelta che il motore "
-                           "non chiede: TAPpala con «tap» e applica il bonus con «until_end_of_turn»"),
-    "ninjutsu": ("702.49a", _PUT_ATTACKING), "sneak": ("702.190a", _PUT_ATTACKING),
-    "crew": ("702.122a", _ACTIVATED), "saddle": ("702.171a", _ACTIVATED),
-    "boast": ("702.142a", _ACTIVATED),
-}
-
-
-def _refused_combat(low: str) -> tuple[str, str, str] | None:
-    """(name, rule, why) of a refused combat keyword written ``low`` (with its N or cost)."""
-    for name, (rule, why) in REFUSED_COMBAT.items():
-        names = {name, (terms.TABLE.italian(name) or name).lower()}
-        if any(low == n or low.startswith(n + " ") or low.startswith(n + "—") for n in names):
-            return name, rule, why
-    return None
-
 
 # --- landwalk (702.14a, c): each kind the terminology table names -----------------------------
 # kind → (land subtype required, supertype required, card type required, supertype excluded)
@@ -285,14 +250,10 @@ def parse(text: str) -> tuple[Instance, ...]:
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> tuple[Instance, ...]:
     low = text.lower()
-    if low in REFUSED or low.startswith("bands with other") or low in ("branco", "branco con altri") \
-            or low.startswith("branco con altr"):
-        raise KeywordError(f"«{text}»: {REFUSED_WHY}", REFUSED_RULES)
-    refused = _refused_combat(low)
+    refused = unsupported.refusal(low)
     if refused is not None:
-        name, rule, why = refused
-        it = terms.TABLE.italian(name) or name
-        raise KeywordError(f"«{text}»: il motore non applica {it} (regola {rule}): {why}", [rule])
+        why, rules = refused
+        raise KeywordError(f"«{text}»: {why}", rules)
     name = _LOOKUP.get(low)
     if name in LANDWALKS:
         return (Instance("landwalk", name, land=name),)
