@@ -283,7 +283,8 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
                f", sotto il controllo del suo proprietario, {ctx.name(ctl)} (nessun altro giocatore "
                "indicato come chi ce lo mette)")
     ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest}{who} e diventa un nuovo "
-             "oggetto.", "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
+             f"oggetto ({new.key}).", "move", objects=[new.id], players=[new.owner],
+             source_zone=src, zone=zone, key=new.key)
 
 
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")
@@ -400,7 +401,7 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
         card = Card(id=tid, name=name, types=types, subtypes=subtypes, supertypes=supertypes,
                     power=power, toughness=toughness, token=True, owner=pl.id,
                     keywords=keywords)
-        made.append(ops.put(ctx, card, "battlefield", controller=pl.id))
+        made.append(ops.put(ctx, card, "battlefield", controller=pl.id, created=True))
     ctx.emit(["111.2", "701.7a"], f"{pl.name} crea {count} pedina/e {name}; ne è proprietario e "
              "controllore.", "create_token", objects=[m.id for m in made], players=[pl.id])
 
