@@ -33,6 +33,9 @@ def test_rule_702_19b_example_counts_the_other_attackers_damage():
     assert g.pending["kind"] == "combat_damage_assignment" and g.pending["player"] == "p1"
     (c,) = g.pending["options"]["creatures"]
     assert c["id"] == "t" and c["lethal"] == {"w": 1}           # the 1/1 assigns the other 1
+    # The figure's reason, as the stepper shows it: toughness less what the 1/1 assigns (702.19b).
+    assert c["lethal_why"]["w"] == {"text": "costituzione 2 meno 1 danno assegnato da altre creature",
+                                    "rules": ["120.6", "702.19b"]}
     assert g.pending["options"]["needed"] == {"w": 1}
     assert g.pending["default"]["assignments"] == {"t": {"w": 1, "p2": 2}}
     with pytest.raises(IllegalAction) as ei:
