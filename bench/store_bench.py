@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import _postgres  # noqa: E402
 from bench._server import post_json as post, running_server  # noqa: E402
-from judge.engine.templates import new_scenario  # noqa: E402
+from judge.engine.scenario.templates import new_scenario  # noqa: E402
 from judge.store import Policy, open_store  # noqa: E402
 
 

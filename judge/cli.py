@@ -9,8 +9,8 @@ def main() -> None:
     """Regolamento completo di Magic in italiano e assistente per giudici."""
 
 
-from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
 from judge.corpus.adoption_cli import COMMANDS as _adoption_commands  # noqa: E402
+from judge.corpus.cli import COMMANDS as _corpus_commands  # noqa: E402
 from judge.corpus.edition_cli import COMMANDS as _edition_commands  # noqa: E402
 from judge.web.serve_cli import serve  # noqa: E402
 
@@ -22,7 +22,7 @@ from judge.search.cli import cerca  # noqa: E402
 
 main.add_command(cerca)
 
-from judge.engine.cli import scenario  # noqa: E402
+from judge.engine.play.cli import scenario  # noqa: E402
 
 main.add_command(scenario)
 
@@ -33,3 +33,8 @@ main.add_command(traduzione)
 from judge.store.cli import archivio  # noqa: E402
 
 main.add_command(archivio)
+
+from judge.tournament.cli import COMMANDS as _tournament_commands  # noqa: E402
+
+for _command in _tournament_commands:
+    main.add_command(_command)

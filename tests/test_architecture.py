@@ -1,6 +1,9 @@
 """The shape of the house: imports follow the data flow (corpus -> index -> web; scenario ->
 engine -> events -> web), so no module of judge/ imports one that imports it back, lazy
 imports inside functions included (a lazy import hides a cycle from Python, not from a reader).
+
+Inside the rules engine the rooms go one way too (ENGINE_ROOMS): a module imports only its own
+room and the rooms of earlier layers.
 """
 
 from __future__ import annotations
@@ -9,6 +12,20 @@ import ast
 from pathlib import Path
 
 JUDGE = Path(__file__).resolve().parents[1] / "judge"
+
+# The rules engine's rooms in the order data flows, layer by layer: a module may import its own
+# room and the rooms of the layers before it, never a later layer nor another room of its own
+# layer.  "core" is the modules directly in judge/engine/ (state, events, errors, registry,
+# context, seats, steps, terms, validation); judge/engine/__init__.py only re-exports the public
+# names (Game from play) and is not a room.  A new package of the engine goes into this list.
+ENGINE_ROOMS: tuple[tuple[str, ...], ...] = (
+    ("core",),
+    ("characteristics",),
+    ("mechanics",),
+    ("combat", "scenario"),
+    ("actions",),
+    ("play",),
+)
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -107,6 +124,89 @@ def test_no_import_cycles_in_judge():
     found = cycles(graph)
     assert not found, "import cycles in judge/ (move the code to where its domain is):\n" + "\n".join(
         " -> ".join(a_cycle(graph, c)) for c in found)
+
+
+def room_of(module: str, engine: str, packages: set[str]) -> str | None:
+    """The room of an engine module: its package under ``engine`` (the package's own
+    ``__init__`` included), or "core" for a module directly in it; None for ``engine`` itself
+    and for modules outside it."""
+    if not module.startswith(engine + "."):
+        return None
+    rest = module[len(engine) + 1:].split(".")
+    return rest[0] if len(rest) > 1 or module in packages else "core"
+
+
+def wrong_way_imports(graph: dict[str, dict[str, int]], engine: str,
+                      rooms: tuple[tuple[str, ...], ...]) -> list[str]:
+    """Imports between rooms of ``engine`` against ``rooms`` (layers, earliest first), and
+    modules in a room the list does not name."""
+    layer = {room: i for i, names in enumerate(rooms) for room in names}
+    packages = {m for m in graph if any(o.startswith(m + ".") for o in graph)}
+    wrong = []
+    for module, edges in sorted(graph.items()):
+        here = room_of(module, engine, packages)
+        if here is None:
+            continue
+        if here not in layer:
+            wrong.append(f"{module}: room {here!r} is not in ENGINE_ROOMS (place it in the order)")
+            continue
+        for target, line in sorted(edges.items()):
+            there = room_of(target, engine, packages)
+            if there is None or there == here or there not in layer:
+                continue
+            if layer[there] >= layer[here]:
+                wrong.append(f"{module} (line {line}) imports {target}: {here} may not import {there}")
+    return wrong
+
+
+def test_engine_rooms_import_one_way():
+    graph = import_graph(JUDGE)
+    packages = {m for m in graph if any(o.startswith(m + ".") for o in graph)}
+    rooms = {room_of(m, "judge.engine", packages) for m in graph} - {None}
+    assert {"core", "characteristics", "mechanics", "combat", "actions", "play"} <= rooms
+    wrong = wrong_way_imports(graph, "judge.engine", ENGINE_ROOMS)
+    assert not wrong, ("imports against the engine's rooms (move the function to the room its "
+                       "data belongs to, see docs/engine.md):\n" + "\n".join(wrong))
+
+
+def test_engine_module_names_are_unique():
+    """A module's name says where it is (docs/engine.md): no two rooms hold a module of the same
+    name, so ``grep``, tracebacks and imports never need the room to tell them apart."""
+    seen: dict[str, list[str]] = {}
+    for path in (JUDGE / "engine").rglob("*.py"):
+        if path.name != "__init__.py":
+            seen.setdefault(path.name, []).append(str(path.relative_to(JUDGE)))
+    assert not {name: where for name, where in seen.items() if len(where) > 1}
+
+
+def test_the_rooms_check_finds_wrong_way_and_unplaced_imports(tmp_path):
+    eng = tmp_path / "eng"
+    files = {
+        "__init__.py": "from eng.top.a import A\n",        # the package's face: not a room
+        "state.py": "",
+        "low/__init__.py": "",
+        "low/x.py": "from eng import state\ndef f():\n    from eng.top import a\n",   # lazy, upward
+        "low/y.py": "from eng.low import x\n",             # its own room
+        "mid/__init__.py": "",
+        "mid/m.py": "from eng.side import s\n",            # same layer
+        "side/__init__.py": "",
+        "side/s.py": "from eng.low import y\n",
+        "top/__init__.py": "",
+        "top/a.py": "from eng.low import x\nfrom eng.mid import m\nfrom eng import state\n",
+        "new/__init__.py": "from eng.new import n\n",
+        "new/n.py": "",
+    }
+    for rel, text in files.items():
+        (eng / rel).parent.mkdir(parents=True, exist_ok=True)
+        (eng / rel).write_text(text)
+    graph = import_graph(eng)
+    rooms = (("core",), ("low",), ("mid", "side"), ("top",))
+    assert wrong_way_imports(graph, "eng", rooms) == [
+        "eng.low.x (line 3) imports eng.top.a: low may not import top",
+        "eng.mid.m (line 1) imports eng.side.s: mid may not import side",
+        "eng.new: room 'new' is not in ENGINE_ROOMS (place it in the order)",
+        "eng.new.n: room 'new' is not in ENGINE_ROOMS (place it in the order)",
+    ]
 
 
 def test_the_check_finds_lazy_and_relative_cycles(tmp_path):

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import random
 
+from judge.engine import italian
 from judge.engine.events import Event
 from judge.engine.state import State
+
+
+# Events after which every characteristic is what it was (the changes they report are not read
+# by the layers, or are made by the primitive operations that touch the state themselves).
+# tests/engine/test_layers_cache.py checks every library scenario against a fresh computation.
+SAME_CHARACTERISTICS = frozenset((
+    "priority", "no_priority", "step", "skip_step", "step_to_stop", "trigger", "trigger_order",
+    "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
+    "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
+    "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
+    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness"))
 
 
 class NeedDecision(Exception):
@@ -17,14 +29,49 @@ class Ctx:
         self.s = state
         self.events: list[Event] = []
         self.phased_in: list | None = None   # phased-in permanents during one SBA check
+        self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
+        # What the engine held about objects now leaving their zones, by key (400.7): the
+        # log says it once each arrives as a new object (ops.take, ops.put).
+        self.leaving: dict[str, list] = {}
+        # Events waiting for the event about the same object (its id) to be logged first.
+        self.after: dict[str, list[Event]] = {}
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
-        ev = Event(rules=list(rules), text=text, kind=kind, objects=list(objects),
+        ev = Event(rules=list(rules), text=self._sentence(text, objects), kind=kind, objects=list(objects),
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
+        if kind not in SAME_CHARACTERISTICS:
+            self.s.touch()      # what happened may change a characteristic (613)
+        if self.after:
+            for oid in ev.objects:
+                self.events += self.after.pop(oid, [])
         return ev
+
+    def _sentence(self, text: str, objects) -> str:
+        """The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
+        name with their controller (a permanent that just left keeps its last name), «ad»,
+        articulated prepositions."""
+        if objects:
+            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
+        return italian.tidy(text)
+
+    def emit_after(self, oid: str, rules: list[str], text: str, kind: str, objects=(),
+                   players=(), **data) -> None:
+        """An event that follows the next one about object ``oid`` (what a move did to it
+        comes after the sentence saying it moved); at the latest, at the end of the
+        operation (:meth:`flush`)."""
+        ev = Event(rules=list(rules), text=self._sentence(text, objects), kind=kind, objects=list(objects),
+                   players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
+                   data=data)
+        self.after.setdefault(oid, []).append(ev)
+
+    def flush(self) -> None:
+        """Log the events still waiting (:meth:`emit_after`)."""
+        for evs in self.after.values():
+            self.events += evs
+        self.after.clear()
 
     def ask(self, decision: dict):
         """Return the answer to ``decision`` if given, else stop with it pending.
@@ -33,7 +80,7 @@ class Ctx:
         (a saved file may hold anything); one that no longer fits is asked again.
         A choice that falls on a player who has left the game is made by the next
         player in turn order (800.4h)."""
-        from judge.engine.chars import turn_order_from
+        from judge.engine.seats import turn_order_from
         from judge.engine.errors import IllegalAction
         from judge.engine.registry import DECISIONS
         st = self.s

@@ -16,6 +16,8 @@ from typing import Any
 MAX_INT = 10**9            # any number (life, counters, damage, …) within ±10^9
 MAX_TEXT = 500             # names, titles, ids, …
 MAX_LONG_TEXT = 10_000     # descriptions and notes
+MAX_STEPS_PER_CALL = 10_000   # steps one call of the engine may take (Game.step_to, expected blocks)
+MAX_PARAM_DEPTH = 20          # nesting of a judge action's parameters or of an answer
 LONG_TEXT_KEYS = ("description", "question", "answer", "notes")
 
 EXPECTED = {"int": "atteso un intero", "str": "attesa una stringa",

@@ -59,14 +59,14 @@ def test_checks_flag_every_kind_of_stale_citation(planted):
 
 def test_adopt_moves_them_and_leaves_the_new_rule_to_people(planted):
     lineage = _lineage(planted)
-    role_code = (planted / "judge/engine/designations.py").read_text(encoding="utf-8")
+    role_code = (planted / "judge/engine/mechanics/designations.py").read_text(encoding="utf-8")
     report = adopt(planted, lineage)
     assert report.moved == {"704.5z": "704.5aa", "704.5aa": "704.5ab"} and not report.moved_to_review
     assert ("704.5z", "704.5aa") in report.translation.moved
     # the engine registers the Role rule under its new number, and speed under its own
-    sba_files = "".join(p.read_text(encoding="utf-8") for p in (planted / "judge/engine").glob("*.py"))
+    sba_files = "".join(p.read_text(encoding="utf-8") for p in (planted / "judge/engine").rglob("*.py"))
     assert '@sba("704.5aa"' in sba_files and '@sba("704.5ab"' in sba_files and '@sba("704.5z"' not in sba_files
-    assert role_code != (planted / "judge/engine/designations.py").read_text(encoding="utf-8")
+    assert role_code != (planted / "judge/engine/mechanics/designations.py").read_text(encoding="utf-8")
     scenario = (planted / "scenarios/ruoli-sulla-stessa-creatura.json").read_text(encoding="utf-8")
     assert '"704.5aa"' in scenario and "704.5z" not in scenario
     index = (planted / "rules_it/indice_analitico.tsv").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge import ROOT
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web import create_app
 from tests.in_thread import serving
 

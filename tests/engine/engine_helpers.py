@@ -45,6 +45,23 @@ def perm(cid, controller="p1", name=None, types=("creature",), p=None, t=None, *
     return d
 
 
+def until_end_of_turn(st, oid: str) -> dict:
+    """What the effects "until end of turn" do to an object (611.2a), as the old field said it:
+    {"power": n, "toughness": n, "keywords": [...]}, without zeros."""
+    out: dict = {}
+    for e in st.effects:
+        objects = e.affects.get("objects", ()) if isinstance(e.affects, dict) else ()
+        if e.duration != "end_of_turn" or oid not in objects:
+            continue
+        for op in e.does:
+            if op["op"] == "modify_pt":
+                for k in ("power", "toughness"):
+                    out[k] = out.get(k, 0) + op[k]
+            elif op["op"] == "add_abilities":
+                out.setdefault("keywords", []).extend(op["abilities"])
+    return {k: v for k, v in out.items() if v}
+
+
 def library(prefix, n):
     return [card(f"{prefix}{i}", f"Carta {prefix}{i}", ("land",)) for i in range(n)]
 

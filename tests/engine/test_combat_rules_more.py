@@ -8,7 +8,7 @@ import pytest
 
 from engine_helpers import find, game, perm, scenario
 from judge.engine import Game, IllegalAction, ScenarioError
-from judge.engine import keywords as kw
+from judge.engine.characteristics import keywords as kw
 
 # --- protection: damage (702.16e, 615.6), enchant and equip (702.16c–d) -------------------------
 
@@ -294,7 +294,7 @@ def test_protection_from_an_unknown_player_is_an_error():
 
 
 def test_the_registry_lists_every_keyword_with_its_italian_name_and_rule():
-    from judge.engine.keywords import REGISTRY
+    from judge.engine.characteristics.keywords import REGISTRY
     names = {s.name for s in REGISTRY}
     assert {"menace", "intimidate", "fear", "shadow", "horsemanship", "skulk", "landwalk",
             "protection", "hexproof", "shroud", "ward", "exalted", "bushido", "flanking",
@@ -317,10 +317,10 @@ def test_the_registry_lists_every_keyword_with_its_italian_name_and_rule():
 @pytest.mark.parametrize("name", sorted(kw.COUNTER_KEYWORDS))
 def test_each_keyword_counter_grants_its_keyword(name):
     """122.1b: a keyword counter, written in English or Italian, gives the keyword."""
-    from judge.engine import chars
+    from judge.engine.characteristics import derived
     g = game([perm("x", counters={name: 1}), perm("y", counters={kw.KEYWORD_IT[name]: 1})])
     for oid in ("x", "y"):
         p = g.state.perm(oid)
-        assert p.counters == {name: 1} and chars.has_kw(p, name)
-    assert not chars.has_kw(game([perm("z", counters={"defender": 1})]).state.perm("z"),
-                            "defender")
+        assert p.counters == {name: 1} and derived.has_kw(g.state, p, name)
+    z = game([perm("z", counters={"defender": 1})]).state
+    assert not derived.has_kw(z, z.perm("z"), "defender")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import find, four_players, perm, scenario
+from engine_helpers import find, four_players, perm, scenario, until_end_of_turn
 from judge.engine import Game, IllegalAction
 
 
@@ -41,7 +41,7 @@ def test_two_exalted_triggers_for_a_creature_attacking_alone():
     assert all(["702.83a", "506.5", "603.3"] == t.rules for t in triggered)
     pumps = [e for e in find(ev, "effect") if "orso" in e.objects]
     assert [e.rules for e in pumps] == [["702.83a"], ["702.83a"]]
-    assert g.state.perm("orso").until_end_of_turn == {"power": 2, "toughness": 2}
+    assert until_end_of_turn(g.state, "orso") == {"power": 2, "toughness": 2}
 
 
 def test_no_exalted_when_two_creatures_attack():
@@ -69,8 +69,8 @@ def test_battle_cry_gives_the_other_attackers_plus_one():
     g, ev = declare(bf, [{"id": "capo", "target": "p2"}, {"id": "lupo", "target": "p2"}])
     assert on_stack(ev)[0].rules == ["702.91a", "603.3"]
     settle(g)
-    assert g.state.perm("lupo").until_end_of_turn == {"power": 1}
-    assert g.state.perm("capo").until_end_of_turn == {}
+    assert until_end_of_turn(g.state, "lupo") == {"power": 1}
+    assert until_end_of_turn(g.state, "capo") == {}
 
 
 def test_annihilator_defending_player_sacrifices():
@@ -97,7 +97,7 @@ def test_melee_counts_the_opponents_attacked():
                             {"id": "y", "target": "p3"}]})
     ev = settle(g)
     assert find(ev, "effect")[0].rules == ["702.121a"]
-    assert g.state.perm("m").until_end_of_turn == {"power": 2, "toughness": 2}
+    assert until_end_of_turn(g.state, "m") == {"power": 2, "toughness": 2}
 
 
 def test_myriad_creates_attacking_tokens_exiled_at_end_of_combat():
@@ -229,8 +229,8 @@ def test_bushido_on_both_sides_apnap_order():
     assert [o.players for o in order] == [["p1"], ["p2"]]     # AP's first: it resolves last
     assert [t.rules for t in on_stack(ev)] == [["702.45a", "603.3"]] * 2
     settle(g)
-    assert g.state.perm("a").until_end_of_turn == {"power": 1, "toughness": 1}
-    assert g.state.perm("s").until_end_of_turn == {"power": 2, "toughness": 2}
+    assert until_end_of_turn(g.state, "a") == {"power": 1, "toughness": 1}
+    assert until_end_of_turn(g.state, "s") == {"power": 2, "toughness": 2}
 
 
 def test_rampage_counts_blockers_beyond_the_first_as_it_resolves():
@@ -238,7 +238,7 @@ def test_rampage_counts_blockers_beyond_the_first_as_it_resolves():
     g, ev = blocked({"keywords": ["furia 2"], "p": 1, "t": 1}, *blockers)
     ev = settle(g)
     assert find(ev, "effect")[0].rules == ["702.23a", "702.23b"]
-    assert g.state.perm("a").until_end_of_turn == {"power": 4, "toughness": 4}
+    assert until_end_of_turn(g.state, "a") == {"power": 4, "toughness": 4}
 
 
 def test_afflict_defending_player_loses_life():

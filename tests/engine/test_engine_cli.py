@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from judge.engine.cli import scenario
+from judge.engine.play.cli import scenario
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -42,10 +42,29 @@ def test_passo_prints_rules_and_text():
 def test_passo_json_shape():
     r = run("passo", str(LIB / "regola-delle-leggende.json"), "--json")
     data = json.loads(r.output)
-    assert set(data) == {"scenario", "events", "pending", "saved", "stopped"}
+    assert set(data) == {"scenario", "events", "pending", "saved", "stopped", "characteristics",
+                         "layer_notes"}
     assert data["saved"] is None and data["stopped"] is None       # not written: the file is unchanged
+    assert data["characteristics"] == {} and data["layer_notes"] == []   # no effect, no counter
     assert data["pending"] is None and data["scenario"]["format"] == "judge-scenario"
     assert all({"rules", "text", "kind"} <= set(e) for e in data["events"])
+
+
+def test_passo_json_explains_the_layers():
+    """The characteristics an effect changed, layer by layer, in Italian, with their rules."""
+    r = run("passo", str(LIB / "umilta-e-opalescenza-umilta-prima.json"), "--json")
+    why = json.loads(r.output)["characteristics"]["umilta"]
+    assert (why["result"]["power"], why["result"]["toughness"]) == (4, 4)
+    assert [(row["layer"], row["key"]) for row in why["rows"]] == [
+        ("4", "e-opal"), ("6", "e-umilta"), ("7b", "e-umilta"), ("7b", "e-opal")]
+    assert "613.6" in why["rows"][-1]["rules"] and "timestamp" in why["rows"][-1]["why_text"]
+
+
+def test_perche_prints_the_explanation():
+    r = run("perche", str(LIB / "luna-insanguinata-e-urborg.json"), "urborg")
+    assert r.exit_code == 0
+    assert "livello 4" in r.output and "305.7" in r.output and "613.8a" in r.output
+    assert run("perche", str(LIB / "luna-insanguinata-e-urborg.json"), "nessuno").exit_code == 2
 
 
 def test_passo_stops_on_pending_and_accepts_decisions(tmp_path):
@@ -107,7 +126,7 @@ def test_azione_and_verifica():
 
 def test_registered_in_main_cli():
     text = (Path(__file__).resolve().parents[2] / "judge" / "cli.py").read_text()
-    assert "from judge.engine.cli import scenario" in text and "main.add_command(scenario)" in text
+    assert "from judge.engine.play.cli import scenario" in text and "main.add_command(scenario)" in text
 
 
 def test_passo_says_it_did_not_save_and_sul_posto_moves_on(tmp_path):
@@ -195,3 +214,46 @@ def test_the_readme_example_steps_through_a_whole_turn(tmp_path, monkeypatch):
     assert "Inizia la sottofase di cancellazione (turno 1" in outputs[1]
     assert "Bruno pesca una carta" in outputs[2]
     assert "508.8" in outputs[-1] and "Mi fermo alla fine del turno" in outputs[-1]
+
+
+def test_passo_json_answers_an_invalid_scenario_with_json(tmp_path):
+    """With --json, whoever reads JSON gets JSON, failures included: the file's errors, on stdout."""
+    bad = tmp_path / "rotto.json"
+    bad.write_text('{"format": "judge-scenario", "version": 1, "players": "x"}', encoding="utf-8")
+    for command in (["passo", str(bad), "--json"], ["azione", str(bad), "gain_life", "--json"]):
+        res = CliRunner().invoke(scenario, command)
+        assert res.exit_code == 2
+        error = json.loads(res.stdout)["error"]
+        assert error["code"] == 2 and error["message"].startswith("Scenario non valido")
+        assert {"path": "players", "message": "attesa una lista"} in error["errors"]
+    res = CliRunner().invoke(scenario, ["passo", str(tmp_path / "manca.json"), "--json"])
+    assert res.exit_code == 2 and "impossibile leggere" in json.loads(res.stdout)["error"]["errors"][0]["message"]
+    res = CliRunner().invoke(scenario, ["passo", str(bad), "--json", "--passi", "1", "--fino-a", "draw"])
+    assert res.exit_code == 2 and "non entrambi" in json.loads(res.stdout)["error"]["message"]
+    # Without --json, the same on standard error, as text.
+    res = CliRunner().invoke(scenario, ["passo", str(bad)])
+    assert res.exit_code == 2 and res.stdout == "" and "Scenario non valido" in res.stderr
+
+
+def test_control_combat_and_phasing_actions(tmp_path):
+    """change_control, remove_from_combat, phase_out and phase_in from the command line."""
+    f = tmp_path / "s.json"
+    bf = [{"id": "orso", "name": "Orso Grizzly", "types": ["creature"], "power": 2,
+           "toughness": 2, "controller": "p1"}]
+    f.write_text(json.dumps({"format": "judge-scenario", "version": 1, "title": "t",
+                             "players": [{"id": "p1", "name": "Alice"}, {"id": "p2", "name": "Bruno"}],
+                             "battlefield": bf, "combat": {"attackers": [{"id": "orso", "target": "p2"}]},
+                             "turn": {"number": 2, "active_player": "p1", "step": "declare_attackers"}}))
+    r = run("azione", str(f), "remove_from_combat", "object=orso", "-i")
+    assert r.exit_code == 0 and "506.4" in r.output
+    assert json.loads(f.read_text())["combat"]["attackers"] == []
+    r = run("azione", str(f), "change_control", "object=orso", "player=p2", "duration=indefinitely", "-i")
+    assert r.exit_code == 0 and "613.1b" in r.output and "Bruno prende il controllo" in r.output
+    assert json.loads(f.read_text())["effects"][0]["does"] == [{"op": "control", "player": "p2"}]
+    r = run("azione", str(f), "change_control", "object=orso", "player=p2", "duration=sempre")
+    assert r.exit_code == 1 and "611.2a" in r.output
+    r = run("azione", str(f), "phase_out", "object=orso", "-i")
+    assert r.exit_code == 0 and "702.26b" in r.output
+    assert json.loads(f.read_text())["battlefield"][0]["phased_out"] is True
+    r = run("azione", str(f), "phase_in", "object=orso", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["events"][0]["kind"] == "phase_in"

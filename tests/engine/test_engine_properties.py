@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from engine_helpers import RULES
 from judge.engine import Game, IllegalAction
-from judge.engine.dungeon import UNDERCITY_ROOMS
-from judge.engine.resolve import resolving
-from judge.engine.scenario import parse
-from judge.engine.scenario_json import to_dict
-from judge.engine.keywords import REGISTRY, examples
+from judge.engine.characteristics.keywords import REGISTRY, examples
+from judge.engine.mechanics.dungeon import UNDERCITY_ROOMS
+from judge.engine.mechanics.resolve import resolving
+from judge.engine.scenario.parse import parse
+from judge.engine.scenario.scenario_json import to_dict
 
 # Every keyword and ability the engine knows, written as a scenario may (no player qualities:
 # the players vary).

@@ -14,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import perm, scenario
-from judge.engine import Game, library
-from judge.engine.expected import MAX_DEPTH, MAX_ERRORS, MAX_VALUES, VERBS, problems, state_problems
-from judge.engine.library import verify
+from judge.engine import Game
+from judge.engine.play import library
+from judge.engine.play.library import verify
+from judge.engine.scenario.expected import (MAX_DEPTH, MAX_ERRORS, MAX_VALUES, VERBS, problems,
+                                            state_problems)
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = sorted(LIB.glob("*.json"))

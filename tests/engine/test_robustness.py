@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine_helpers import find, game, library, perm, scenario
 from judge.engine import Game, IllegalAction, ScenarioError
-from judge.engine.cli import scenario as cli
+from judge.engine.play.cli import scenario as cli
 from judge.engine.registry import ACTIONS
 
 

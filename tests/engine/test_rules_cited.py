@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine import game as _game  # noqa: F401  (registers everything)
+from judge.engine.play import game as _game  # noqa: F401  (registers everything)
 from judge.engine.registry import ACTIONS, DECISIONS, EFFECTS, SBAS, TBAS
 from judge.engine.steps import STEPS
 
@@ -40,7 +40,7 @@ def test_every_registered_citation_exists(registry):
 def test_every_rule_literal_in_engine_exists():
     """Any rule number written anywhere in the engine's code exists in the edition in force."""
     bad = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for n in LITERAL.findall(path.read_text(encoding="utf-8")):
             if n not in RULES:
                 bad.append((path.name, n))
@@ -52,7 +52,7 @@ def test_each_rule_implemented_once():
     for registry in (TBAS, SBAS):
         for number in registry:
             hits = []
-            for path in ENGINE.glob("*.py"):
+            for path in ENGINE.rglob("*.py"):
                 text = path.read_text(encoding="utf-8")
                 hits += re.findall(rf'@(?:tba|sba)\("{re.escape(number)}"', text)
             assert len(hits) == 1, number
@@ -141,7 +141,7 @@ def test_corpus_resolves_every_citation():
     for registry in (TBAS, SBAS, ACTIONS):
         for entry in registry.values():
             cited.update(r for r in entry.cites if re.fullmatch(r"\d{3}\.\d+[a-z]{0,2}", r))
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         cited.update(LITERAL.findall(path.read_text(encoding="utf-8")))
     missing = sorted(n for n in cited if corpus.get(n) is None)
     assert not missing

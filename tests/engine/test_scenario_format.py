@@ -8,9 +8,9 @@ import json
 import pytest
 
 from judge.engine import Game, ScenarioError
-from judge.engine.scenario import MAX_OBJECTS, parse
-from judge.engine.scenario_json import loads, to_dict
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.parse import MAX_OBJECTS, parse
+from judge.engine.scenario.scenario_json import loads, to_dict
+from judge.engine.scenario.templates import new_scenario
 from judge.engine.state import VARIANTS
 
 from engine_helpers import card, perm, scenario

@@ -14,11 +14,11 @@ import pytest
 
 from judge.corpus.terminology import italian_form_pattern, load_terminology
 from judge.engine import Game, terms
-from judge.engine.library import verify
+from judge.engine.characteristics import keywords
+from judge.engine.characteristics.keywords import NAMES as KEYWORDS
+from judge.engine.play.library import verify
 from judge.engine.registry import ACTIONS, EFFECTS, SBAS, TBAS
-from judge.engine.templates import new_scenario
-from judge.engine import keywords
-from judge.engine.keywords import NAMES as KEYWORDS
+from judge.engine.scenario.templates import new_scenario
 from judge.engine.state import CARD_LISTS, CARD_TYPES, MANA, SECTORS, ZONES
 
 TABLE = load_terminology()
@@ -85,7 +85,8 @@ def _is_text(node: ast.AST) -> bool:
     return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
-@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(ENGINE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ENGINE)))
 def test_no_private_table_of_names(path):
     """A dict from two or more things the engine names (zones, keywords, types, colours,
     sectors, counters) to texts is a name table: only terms.py has them, from the table."""

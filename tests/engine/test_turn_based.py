@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine_helpers import bf_ids, card, find, game, library, perm, rules_of, scenario, zone_ids
+from engine_helpers import (bf_ids, card, find, game, library, perm, rules_of, scenario,
+                            until_end_of_turn, zone_ids)
+from judge.engine.characteristics import derived
 from judge.engine import Game
 
 
@@ -194,7 +196,8 @@ def test_703_4p_damage_removed_and_end_of_turn_effects_end():
               perm("ph", controller="p2", damage=1, phased_out=True)], step="end")
     ev = g.step()
     st = g.state
-    assert st.perm("a").damage == 0 and st.perm("a").until_end_of_turn == {}
+    assert st.perm("a").damage == 0 and until_end_of_turn(st, "a") == {}
+    assert derived.power(st, st.perm("a")) == 3 and not derived.has_kw(st, st.perm("a"), "flying")
     assert st.perm("ph").damage == 0                  # phased-out ones too (514.2)
     assert {e.kind for e in find(ev, rule="514.2")} == {"damage_removed", "end_of_turn_effects"}
     assert find(ev, "no_priority")[0].rules == ["514.3"]

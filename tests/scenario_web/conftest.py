@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.web import create_app
 
 TOKEN_RE = re.compile(r'name="csrf_token" value="([^"]+)"')

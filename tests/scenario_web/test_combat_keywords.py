@@ -8,8 +8,8 @@ from __future__ import annotations
 import html as htmllib
 import re
 
-from judge.engine import keywords as kw
-from judge.engine.templates import new_scenario
+from judge.engine.characteristics import keywords as kw
+from judge.engine.scenario.templates import new_scenario
 
 from .conftest import bear
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from markupsafe import escape
 
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 
 PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>',
             "'><svg onload=alert(3)>"]

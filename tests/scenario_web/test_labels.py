@@ -5,8 +5,8 @@ label uses a word the table says to avoid."""
 from __future__ import annotations
 
 from judge.corpus.terminology import load_terminology
-from judge.engine import keywords as kw
 from judge.engine import terms
+from judge.engine.characteristics import keywords as kw
 from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from judge.engine import Game
-from judge.engine.templates import PLACEHOLDER_CARD, new_scenario
+from judge.engine.scenario.templates import PLACEHOLDER_CARD, new_scenario
 from judge.web.simulator import actions as acts
 
 

@@ -12,8 +12,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from judge.engine import Game
-from judge.engine import scenario as sc
-from judge.engine.scenario_json import to_dict
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario.scenario_json import to_dict
 from judge.web import create_app
 from judge.web.simulator import library, views
 

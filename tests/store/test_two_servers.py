@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 
 from bench._server import post_json as post, running_server
-from judge.engine.templates import new_scenario
+from judge.engine.scenario.templates import new_scenario
 from judge.store import open_store
 
 SCENARIO = new_scenario("two-player", title="Due server")

@@ -19,12 +19,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from judge.engine import chars, terms
-from judge.engine import scenario as sc
+from judge.engine import terms
+from judge.engine.characteristics import derived
+from judge.engine.characteristics import keywords as kw
 from judge.engine.registry import ACTIONS
-from judge.engine import keywords as kw
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario.templates import PLACEHOLDER_CARD
 from judge.engine.state import CARD_TYPES, MANA, SUPERTYPES, State
-from judge.engine.templates import PLACEHOLDER_CARD
 from judge.engine.validation import NEGATIVE, OUT_OF_RANGE
 from judge.web.simulator import forms
 
@@ -44,15 +45,21 @@ ACTION_LABELS = {
     "set_day_night": "Giorno o notte", "become_monarch": "Diventa il monarca",
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
     "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
+    "add_effect": "Nuovo effetto continuo", "end_effect": "Finisce un effetto continuo",
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
     "set_tapped": "Modifica diretta: TAPpato o STAPpato",
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
+    "change_control": "Cambia il controllo", "remove_from_combat": "Rimuovi dal combattimento",
+    "phase_out": "Scompare (intermittenza)", "phase_in": "Ritorna (intermittenza)",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
     ("Permanenti", ("tap", "untap", "destroy", "sacrifice", "exile", "add_counters",
                     "remove_counters", "until_end_of_turn", "attach", "goad", "create_token",
                     "set_tapped")),
+    ("Controllo, combattimento, intermittenza", ("change_control", "remove_from_combat",
+                                                 "phase_out", "phase_in")),
+    ("Effetti continui", ("add_effect", "end_effect")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
@@ -72,6 +79,7 @@ PARAM_LABELS = {
     "card": "Carta", "text": "Testo dell'abilità", "to": "Assegnato a",
     "spell": "Magia o abilità in pila", "room": "Stanza", "dungeon": "Nuovo dungeon",
     "undercity": "In Undercity (con l'iniziativa)", "tapped": "TAPpato (non spuntato: STAPpato)",
+    "effect": "Effetto (JSON, come nel formato degli scenari)", "which": "Effetto che finisce",
 }
 LABEL_OVERRIDES = {
     ("deal_damage", "amount"): "Danni", ("gain_life", "amount"): "Punti vita",
@@ -89,6 +97,7 @@ LABEL_OVERRIDES = {
     ("set_day_night", "value"): "Diventa", ("copy_spell", "controller"): "Controllore della copia",
     ("venture", "room"): "Stanza in cui entra (se può scegliere)",
     ("goad", "player"): "Giocatore che la sprona", ("cast_spell", "target"): "Bersaglio",
+    ("change_control", "player"): "Nuovo controllore", ("change_control", "duration"): "Durata",
 }
 # What an optional choice left empty means (the engine's default for that parameter).
 EMPTY_LABELS = {
@@ -109,10 +118,13 @@ KIND_BY_NAME = {
     "to": "attach_to", "source": "source", "card": "card", "cards": "hand_cards", "zone": "zone",
     "keywords": "keywords", "types": "types", "supertypes": "supertypes", "subtypes": "list",
     "mana": "mana", "kind": "counter", "text": "longtext", "name": "text", "spell": "stack",
+    "which": "effect",
 }
 KIND_OVERRIDES = {("move", "object"): "object", ("exile", "object"): "object",
-                  ("set_day_night", "value"): "choice"}
-CHOICES = {("set_day_night", "value"): (("day", "giorno"), ("night", "notte"))}
+                  ("set_day_night", "value"): "choice", ("change_control", "duration"): "choice"}
+CHOICES = {("set_day_night", "value"): (("day", "giorno"), ("night", "notte")),
+           ("change_control", "duration"): (("end_of_turn", "fino alla fine del turno"),
+                                            ("indefinitely", "a tempo indeterminato"))}
 HIDDEN = {"id", "check_sba", "ctx"}            # engine details a judge never sets
 REPEATABLE = {"trigger": 4}                    # rows: several abilities as one history entry
 # A repeatable action whose rows are one call of the engine: the rows become this parameter
@@ -128,7 +140,7 @@ COUNTER_SUGGESTIONS = ("+1/+1", "-1/-1", "loyalty", "defense", "lore", "poison",
 # Kinds whose value names an object or a player, and what they accept.
 ACCEPTS = {"player": {"player"}, "target": {"player", "permanent"}, "permanent": {"permanent"},
            "object": {"permanent", "card"}, "card": {"card"}, "attach_to": {"player", "permanent"},
-           "source": {"permanent", "card"}, "stack": {"stack"}}
+           "source": {"permanent", "card"}, "stack": {"stack"}, "effect": {"effect"}}
 
 
 @dataclass(frozen=True)
@@ -219,8 +231,8 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     players = [Option(p.id, p.name) for p in st.players if not p.lost]
     perms: list[tuple[str, list[Option]]] = []
     for pl in st.players:
-        mine = [Option(p.id, _perm_label(p)) for p in st.battlefield
-                if p.controller == pl.id]
+        mine = [Option(p.id, _perm_label(st, p)) for p in st.battlefield
+                if derived.controller(st, p) == pl.id]
         if mine:
             perms.append((f"Campo di battaglia: {pl.name}", mine))
     cards: list[tuple[str, list[Option]]] = []
@@ -236,12 +248,14 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     if spells:
         cards.append(("Pila", spells))
     items = [Option(i.id, _stack_label(st, i)) for i in reversed(st.stack)]
+    effects = [Option(e.id, f"{e.text or e.id} ({e.id})") for e in st.effects]
     by_kind = {"player": [("Giocatori", players)], "permanent": perms, "card": cards,
-               "stack": [("Pila (dalla cima)", items)] if items else []}
+               "stack": [("Pila (dalla cima)", items)] if items else [],
+               "effect": [("Effetti continui", effects)] if effects else []}
     out = {}
     for kind, accepts in ACCEPTS.items():
         groups = []
-        for what in ("player", "permanent", "card", "stack"):
+        for what in ("player", "permanent", "card", "stack", "effect"):
             if what in accepts:
                 groups += by_kind[what]
         out[kind] = groups
@@ -251,13 +265,10 @@ def board_options(st: State) -> dict[str, list[tuple[str, list[Option]]]]:
     return out
 
 
-def _perm_label(p) -> str:
+def _perm_label(st: State, p) -> str:
     extra = []
-    if "creature" in p.types:
-        try:
-            extra.append(f"{chars.power(p)}/{chars.toughness(p)}")
-        except Exception:                       # a broken board still lists its permanents
-            pass
+    if derived.is_creature(st, p):
+        extra.append(f"{derived.power(st, p)}/{derived.toughness(st, p)}")
     if p.tapped:
         extra.append("TAPpato")
     return p.name + (f" ({', '.join(extra)})" if extra else "")

@@ -8,12 +8,12 @@ import re
 from flask import current_app, redirect, render_template, request, url_for
 
 from judge.engine import ScenarioError
-from judge.engine import scenario as sc
-from judge.engine import templates
+from judge.engine.scenario import parse as sc
+from judge.engine.scenario import templates
 from judge.engine.state import VARIANTS, ZONES
 from judge.web.errors import error_response
 from judge.web.security import CSRF_KEPT, CsrfError
-from judge.web.simulator import card_fill, forms, library, play, state_fields
+from judge.web.simulator import card_fill, effect_fields, forms, library, play, state_fields
 from judge.web.simulator.blueprint import BadRequest, bp
 from judge.web.simulator.documents import (KIND_GAME, KIND_SCENARIO, MAX_UPLOAD_BYTES, _download,
                                            _json_body, _load, _save, _store_document,
@@ -136,7 +136,7 @@ def libreria_avvia(slug: str):
 # --- the builder ------------------------------------------------------------------------------
 
 def _fields(d: dict) -> set[str]:
-    f = {"title", "description", "options.attack", "turn.number", "turn.active_player",
+    f = {"title", "description", "question", "answer", "options.attack", "turn.number", "turn.active_player",
          "turn.step", "day_night", "monarch", "initiative", "players", "battlefield"}
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
                                   "toughness", "counters", "keywords", "protection", "colors",
@@ -153,6 +153,8 @@ def _fields(d: dict) -> set[str]:
               ("name", "types", "supertypes", "subtypes", "keywords", "protection", "colors", "power",
                "toughness", "damage", "counters", "controller", "owner", "attached_to", "tapped",
                "summoning_sick", "phased_out", "token")}
+    f |= {f"effects[{i}]" for i, _ in enumerate(d.get("effects") or [])}
+    f |= {"effetto.carta", "effetto.json", *(f"effetto.{b}" for b in effect_fields.et.BLANKS)}
     return f
 
 
@@ -190,6 +192,9 @@ def _builder_page(ident: str, draft: dict, status: int = 200, raw=None,
                                       if isinstance(p, dict) and p.get("id") == pid), pid),
         permalink=url_for("scenario.modifica", ident=ident, _external=True),
         cards=card_fill.card_rows(draft), card_notes=card_notes or [], card_fill=card_fill,
+        effects_json=effect_fields.effects_json(draft), pick=effect_fields.picked(raw),
+        effect_options=effect_fields.options(draft), blanks=effect_fields.et.BLANKS,
+        template_cards=effect_fields.et.cards(),
     ), status
 
 
@@ -237,7 +242,10 @@ def modifica_salva(ident: str):
         return _builder_page(ident, draft, 422 if filled.errors else 200, raw=filled.form,
                              errors=filled.errors, focus="nuovo.card" if filled.errors else "nuovo.name",
                              card_notes=filled.notes)
+    if request.form.get("azione") == "effetto-modelli":        # a card's effect templates
+        return _builder_page(ident, draft, raw=filled.form, focus="effetto.carta")
     new, errs, focus = card_fill.apply(draft, filled.form)
+    focus = effect_fields.apply(new, filled.form, errs) or focus
     if not errs:
         errs = play.validate_scenario(new)
         added = len(new.get("battlefield") or []) - 1

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from flask import current_app, jsonify, redirect, render_template, request, url_for
+from flask import current_app, jsonify, redirect, render_template, request, session, url_for
 
 from judge.engine import IllegalAction, ScenarioError
+from judge.engine.characteristics import explain
 from judge.engine.steps import STEP_NAMES
 from judge.web.errors import error_response
 from judge.web.simulator import actions as acts
@@ -103,17 +104,19 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
     lesson = views.lesson(game, doc.get("scenario") or {})
     rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
                    | set((game.pending or {}).get("rules", []))
+                   | views.decision_rules(game.pending)
                    | set(error.rules if error else [])
                    | set((game.result or {}).get("rules", []))
                    | set(lesson["rules"] if lesson else []))
-    info = {n: rule_info(n) for n in rules}
+    board = views.board(game)
+    info = {n: rule_info(n) for n in sorted(set(rules) | set(board["rules"]))}
     st = game.state
     judge = views.judge_panel(game, request.args, sel if sel is not None and
                               sel.get("azione") == "giudice" else None, field_errors)
     acts_done = doc.get("actions") or []
     return render_template(
         "scenario_stepper.html", ident=ident, doc=doc, played=played, game=game, st=st,
-        title=st.title or "Scenario", board=views.board(game), groups=groups, rules=info,
+        title=st.title or "Scenario", board=board, groups=groups, rules=info,
         decision=views.decision_view(game), error=error, sel=sel, steps=forms.STEPS_IT,
         step_names=STEP_NAMES, variants=forms.VARIANTS_IT, day_night=forms.DAY_NIGHT_IT,
         can_undo=bool(acts_done), can_redo=bool(doc.get("redo")),
@@ -122,9 +125,19 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
         permalink=url_for("scenario.partita", ident=ident, _external=True),
         zones=forms.ZONES_IT, result=game.result, judge=judge, lesson=lesson,
         last=last, last_events=LAST_EVENTS,
-        judge_labels={i: play.describe(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
-        full_log=request.args.get("registro") == "completo",
+        judge_labels={i: play.log_label(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
+        full_log=request.args.get("registro") == "completo", goto=_goto(),
     ), status
+
+
+GOTO_KEY = "simulatore_fino_a"
+
+
+def _goto() -> str:
+    """Where «Avanza fino a» points: the judge's last choice (kept in the session, across actions,
+    decisions and games), else the end of the turn."""
+    chosen = session.get(GOTO_KEY)
+    return chosen if chosen in STEP_NAMES or chosen == "turno" else "cleanup"
 
 
 @bp.get("/s/<ident>")
@@ -145,6 +158,8 @@ def _action_from_form(form) -> tuple[str, dict | None]:
         return azione, {"type": "next_turn"}
     if azione == "vai":
         target = form.get("fino_a", "")
+        if target == "turno" or target in STEP_NAMES:
+            session[GOTO_KEY] = target  # the choice stays for the next «Vai»
         if target == "turno":
             return azione, {"type": "next_turn"}
         if target not in STEP_NAMES:
@@ -249,7 +264,10 @@ def _game_json(ident: str, doc: dict, played: play.Played, events=None) -> dict:
             "documento": doc, "stato": g.to_dict(),
             "eventi": [e.to_dict() for e in (played.events if events is None else events)],
             "in_attesa": g.pending, "risultato": g.result,
-            "interrotta": played.broken[1] if played.broken else None}
+            "interrotta": played.broken[1] if played.broken else None,
+            # the layers (613): how each characteristic an effect or counter changed came to be
+            "caratteristiche": explain.explain_board(g.state),
+            "effetti_non_applicati": explain.notes(g.state)}
 
 
 def _game_response(ident: str, save: Save, played: play.Played, events, status: int):

@@ -47,9 +47,10 @@ def engine_build() -> str:
     which maps a document's actions to it): snapshots and cached events are valid for this
     build only."""
     h = hashlib.sha256(f"{SNAPSHOT_FORMAT}:{sys.version_info[:2]}".encode())
-    paths = sorted(Path(judge.engine.__file__).parent.glob("*.py")) + [Path(play.__file__)]
-    for path in paths:
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    engine = Path(judge.engine.__file__).parent          # its packages included
+    sources = [(p.relative_to(engine).as_posix(), p) for p in sorted(engine.rglob("*.py"))]
+    for name, path in sources + [("play.py", Path(play.__file__))]:
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 

@@ -7,35 +7,42 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from judge.engine import chars
-from judge.engine.expected import state_problems
-from judge.engine.game import ANYTIME_ACTIONS
-from judge.engine.library import check_state
-from judge.engine.terms import SECTOR_IT
+from judge.cards import types_it
+from judge.corpus import load_corpus
+from judge.engine import italian, seats
+from judge.engine.characteristics import derived, explain
+from judge.engine.play.game import ANYTIME_ACTIONS
+from judge.engine.play.library import check_state
+from judge.engine.scenario.expected import state_problems
 from judge.engine.state import CARD_LISTS
+from judge.engine.terms import SECTOR_IT
 from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
 
 
-def _pt(p) -> str:
-    try:
-        return f"{chars.power(p)}/{chars.toughness(p)}"
-    except Exception:
-        return f"{p.power}/{p.toughness}"
+def english_type_line(c) -> str:
+    """A permanent's type line in English, as its card prints it («Legendary Creature — Bear»),
+    from its characteristics as the layers computed them (613)."""
+    left = " ".join(t.capitalize() for t in (*c.supertypes, *c.types))
+    return f"{left} — {' '.join(c.subtypes)}" if c.subtypes else left
 
 
 def board(game) -> dict:
     """The board: players with their permanents and the marks of their state, the stack."""
     st = game.state
+    corpus = load_corpus()
     cb = st.combat
     attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
     blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
     perms = []
+    why = explain.explain_board(st)
+    effects = {e.id: e for e in st.effects}
     for p in st.battlefield:
+        c = derived.ch(st, p)
         badges = []
         if p.tapped:
             badges.append(("tap", "TAPpato"))
-        if p.summoning_sick and "creature" in p.types:
+        if p.summoning_sick and "creature" in c.types:
             badges.append(("sick", "debolezza da evocazione"))
         if p.phased_out:
             badges.append(("phased", "fuori fase"))
@@ -52,9 +59,9 @@ def board(game) -> dict:
             badges.append(("block", "blocca " + ", ".join(st.name_of(x) for x in blocking[p.id])))
         if p.attached_to:
             badges.append(("attached", f"assegnato a {st.name_of(p.attached_to)}"))
-        if p.until_end_of_turn:
-            badges.append(("eot", "effetti fino alla fine del turno"))
-        if "battle" in p.types:
+        if p.face_down:
+            badges.append(("face-down", "a faccia in giù"))
+        if "battle" in c.types:
             badges.append(("protector", f"protettore: {st.name_of(p.protector) if p.protector else 'nessuno'}"))
         if p.sector:
             badges.append(("sector", f"settore {SECTOR_IT.get(p.sector, p.sector)}"))
@@ -62,30 +69,35 @@ def board(game) -> dict:
             badges.append(("copy", "copia"))
         if p.goaded_by:
             badges.append(("goad", "spronata da " + ", ".join(st.name_of(x) for x in p.goaded_by)))
-        kws = [forms.keywords_text(p.keywords, st.name_of)]
-        if p.until_end_of_turn.get("keywords"):
-            kws.append(forms.keywords_text(p.until_end_of_turn["keywords"], st.name_of)
-                       + " (fino alla fine del turno)")
+        ctl = c.controller or p.controller
         perms.append({
-            "p": p, "pt": _pt(p) if "creature" in p.types else "",
-            "types": forms.to_it(p.supertypes, forms.SUPERTYPES_IT) + (" " if p.supertypes else "")
-                     + forms.to_it(p.types, forms.TYPES_IT)
-                     + (" — " + ", ".join(p.subtypes) if p.subtypes else ""),
-            "keywords": ", ".join(k for k in kws if k), "badges": badges,
+            "p": p, "c": c, "controller": ctl,
+            "pt": f"{c.power or 0}/{c.toughness or 0}" if "creature" in c.types else "",
+            "name": c.name if c.name and c.name != p.name else "",
+            "types": types_it.italian_type_line(list(c.types), list(c.supertypes),
+                                                list(c.subtypes), corpus)
+                     + (" (ogni tipo di creatura)" if c.every_creature_type else ""),
+            "types_en": english_type_line(c),
+            "keywords": explain.value_it(st, "abilities", c.abilities, effects) if c.abilities else "",
+            "badges": badges, "why": why.get(p.id),
             "attacking": p.id in attacking, "blocking": p.id in blocking,
-            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != p.controller else ""),
+            "owner_note": (f"di {st.name_of(p.owner)}" if p.owner != ctl else ""),
         })
     players = []
     for pl in st.players:
         pool = ", ".join(f"{n} {forms.MANA_IT.get(k, k)}" for k, n in pl.mana_pool.items() if n)
         cmd = [(st.name_of(c), n) for c, n in pl.commander_damage.items() if n]
         players.append({"pl": pl, "active": pl.id == st.turn.active_player,
-                        "perms": [x for x in perms if x["p"].controller == pl.id],
+                        "perms": [x for x in perms if x["controller"] == pl.id],
                         "monarch": st.monarch == pl.id, "initiative": st.initiative == pl.id,
-                        "planar": st.options.get("planechase") and chars.planar_controller(st) == pl.id,
+                        "planar": st.options.get("planechase") and seats.planar_controller(st) == pl.id,
                         "pool": pool, "commander_damage": cmd})
     waiting = [(t["text"], st.name_of(t["controller"])) for t in st.waiting_triggers]
-    return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st}
+    return {"players": players, "stack": list(reversed(st.stack)), "waiting": waiting, "state": st,
+            "notes": explain.notes(st),
+            "rules": sorted({r for x in why.values() for row in x["rows"] for r in row["rules"]}
+                            | {r for x in why.values() for r in x["rules"]}
+                            | {r for n in explain.notes(st) for r in n["rules"]})}
 
 
 def decision_view(game) -> dict | None:
@@ -93,13 +105,21 @@ def decision_view(game) -> dict | None:
     if p is None:
         return None
     st = game.state
+    # Names as the log writes them: a permanent whose name another shares, with its controller.
+    labels = italian.battlefield_labels(st)
     names = {}
-    for o in (p.get("options") or {}).get("creatures") or []:
+    options = p.get("options") or {}
+    for o in options.get("creatures") or []:
+        names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
         for key in ("targets", "can_block", "recipients"):
             for t in o.get(key) or []:
-                names[t] = st.name_of(t)
-    for o in (p.get("options") or {}).get("attackers") or []:
-        names[o["id"]] = st.name_of(o["id"])
+                names[t] = labels.get(t, st.name_of(t))
+    for key in ("attackers", "cannot_block", "cannot_attack"):
+        for o in options.get(key) or []:
+            names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
+    for o in options.get("creatures") or []:
+        for x in o.get("cannot_block") or []:
+            names[x["id"]] = labels.get(x["id"], st.name_of(x["id"]))
     return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
             "default_json": json.dumps(p.get("default"), ensure_ascii=False),
             "sectors": SECTOR_IT}
@@ -276,4 +296,53 @@ def expected_lines(st, exp: dict, scenario: dict) -> list[str]:
     if "stack" in exp:
         lines.append("In pila, dal fondo alla cima: " + (", ".join(f"«{t}»" for t in exp["stack"])
                                                         or "niente"))
+    return lines + _layer_lines(st, exp, n)
+
+
+def _layer_lines(st, exp: dict, n) -> list[str]:
+    """The characteristics (613) an ``expected.state`` block checks, in Italian."""
+    effects = {e.id: e for e in st.effects}
+    labels = {e.id: (e.card or e.text or e.id) for e in st.effects}
+    lines = []
+    for oid, chars in (exp.get("characteristics") or {}).items():
+        if not isinstance(chars, dict):
+            lines.append(f"{n(oid)}: non sul campo di battaglia")
+            continue
+        parts = []
+        if "power" in chars or "toughness" in chars:
+            parts.append(f"{chars.get('power', '?')}/{chars.get('toughness', '?')}")
+        for key in ("name", "types", "subtypes", "supertypes", "colors", "abilities", "controller"):
+            if key in chars:
+                parts.append(f"{explain.CHAR_IT[key]} {explain.value_it(st, key, chars[key], effects)}")
+        if "static_abilities" in chars:
+            statics = ", ".join(labels.get(x, x) for x in chars["static_abilities"])
+            parts.append("abilità statiche " + (statics or "nessuna"))
+        lines.append(f"{n(oid)}: " + "; ".join(str(p) for p in parts))
+    for oid, rows in (exp.get("explanation") or {}).items():
+        steps = ", ".join(f"livello {r.get('layer')} {labels.get(str(r.get('key')), r.get('key'))}"
+                          for r in rows if isinstance(r, dict))
+        lines.append(f"Effetti su {n(oid)}, in ordine: {steps or 'nessuno'}")
+    for note in exp.get("notes") or []:
+        if isinstance(note, dict):
+            lines.append(f"Non si applica: {labels.get(str(note.get('key')), note.get('key'))}")
     return lines
+
+
+def decision_rules(pending: dict | None) -> set[str]:
+    """Every rule number a pending decision's options cite (``"rules": [...]`` at any depth): the
+    page links them with their previews."""
+    found: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "rules" and isinstance(v, list):
+                    found.update(r for r in v if isinstance(r, str))
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk((pending or {}).get("options"))
+    return found

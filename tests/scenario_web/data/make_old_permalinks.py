@@ -17,7 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from judge.engine.templates import new_scenario  # noqa: E402
+from judge.engine.scenario.templates import new_scenario  # noqa: E402
 from judge.web import create_app  # noqa: E402
 
 

@@ -1,0 +1,287 @@
+"""The turn's procedure: how the game advances within a step and from one step to the next.
+
+``State.procedure`` lists what is left to do before a player can act (``registry.TASKS``:
+turn-based actions, state-based actions and triggers, priority, a resolution); :func:`run`
+performs it in order until it is done, a decision is pending or the game ends.  When all
+players pass (:func:`step`), waiting abilities go on the stack (603.3), or the top object
+resolves (405.5), or the step ends and the next one begins (500, 514.3a).
+
+``Game`` (game.py) wraps these in transactions; they change the ``State`` in place.
+"""
+
+from __future__ import annotations
+
+from judge.engine import seats
+from judge.engine.actions import general as _actions
+from judge.engine.actions import permanent_actions
+from judge.engine.characteristics import derived
+from judge.engine.combat import attackers, combat_triggers
+from judge.engine.context import Ctx, NeedDecision
+from judge.engine.errors import IllegalAction
+from judge.engine.mechanics import resolve as _resolve
+from judge.engine.mechanics import state_actions, triggers
+from judge.engine.registry import TBAS
+from judge.engine.state import StackItem, State
+from judge.engine.steps import following, step_def
+
+MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
+
+
+def run(ctx: Ctx) -> None:
+    """Perform the procedure's tasks in order until none is left, a decision is pending
+    (the task stays, to run again once answered) or the game ends."""
+    s = ctx.s
+    while s.procedure and s.result is None:
+        task = s.procedure[0]
+        try:
+            _task(ctx, task)
+        except NeedDecision:
+            return
+        s.procedure.pop(0)
+        s.answers.clear()
+    if s.result is not None:
+        s.procedure = []
+        s.pending = None
+        s.answers.clear()
+
+
+def step(ctx: Ctx) -> None:
+    """All players pass priority in succession (see ``Game.step``)."""
+    s = ctx.s
+    if s.procedure:                     # an interrupted procedure (no pending): finish it
+        run(ctx)
+        return
+    if s.waiting_triggers and s.turn.step != "untap":
+        # Abilities that triggered go on the stack before anyone can pass (603.3).
+        s.procedure = ["sba", "priority"]
+        run(ctx)
+        return
+    if s.stack:
+        s.procedure = [_resolve.task(s.stack[-1].id), "sba", "priority_after_resolve"]
+        run(ctx)
+        return
+    cur = s.turn.step
+    TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
+    if cur == "end_of_combat":
+        _end_combat(ctx)
+    nxt = _next_step(ctx, cur)
+    _begin(ctx, nxt)
+    run(ctx)
+
+
+def resolving_left(ctx: Ctx, item: StackItem, rest: list[str],
+                   interrupting: bool) -> list[str]:
+    """A judge action took off the stack the object whose resolution is under way: what
+    is left of the procedure (``rest``: the procedure without its ``resolve`` task).
+
+    A player leaving the game is the one way this happens at the table (104.3a: a player
+    may concede even during a choice): the object went with them, ceasing to exist with
+    its controller or leaving the game with its owner (800.4a).  This keeps what the
+    engine did before: it does not resolve, the pending choice is dropped (a player who
+    left makes no more choices), nothing resolves in its place, and priority follows the
+    step's rule instead of 117.3b, since nothing resolved (nobody's in the untap step,
+    502.4).  Any other action is refused: the object already started resolving, and
+    608.2m has it finish resolving even if it leaves the stack, which the engine cannot
+    do without the object.  A judge expects to be told that rather than see a resolution
+    silently vanish; they let it finish first (a step), or discard the procedure in the
+    builder."""
+    s = ctx.s
+    if not any(e.kind == "leave_game" for e in ctx.events):
+        raise IllegalAction(f"{item.text or item.id} si sta risolvendo: anche se lascia la "
+                            "pila finisce di risolversi; completa prima la risoluzione con un "
+                            "passo", ["608.2m"])
+    dropped = ", e la scelta in sospeso è annullata" if interrupting else ""
+    ctx.emit(["800.4a"], f"{item.text or item.id} ha lasciato la pila mentre si risolveva: la "
+             f"risoluzione si interrompe{dropped} e nessun altro oggetto si risolve al suo "
+             "posto.", "resolve_stopped", objects=[item.id], players=[item.controller])
+    after = "no_priority" if s.turn.step == "untap" else "priority"
+    return [after if t == "priority_after_resolve" else t for t in rest]
+
+
+def _settle(ctx: Ctx) -> bool:
+    """704.3, 117.5: state-based actions until none, then waiting triggered abilities
+    onto the stack, repeated until neither happens. True if anything happened."""
+    s = ctx.s
+    happened = False
+    for _ in range(MAX_SETTLE_ROUNDS):
+        if s.result is not None:
+            break
+        if state_actions.check_and_perform(ctx):
+            happened = True
+        if s.result is not None or not triggers.put_on_stack(ctx):
+            break
+        happened = True
+    return happened
+
+
+def _priority(ctx: Ctx, rules: list[str], text: str) -> None:
+    """The active player receives priority; without one (they left the game during
+    their turn), the next player in turn order does (800.4j).
+
+    In the cleanup step, players who get priority, whatever the path (state-based
+    actions or triggers there, abilities waiting, an object on the stack, a resolution
+    stopped by a player leaving), get another cleanup step once the stack is empty and
+    all pass in succession (514.3a); the first such priority notes it and says so."""
+    s = ctx.s
+    act = seats.active_players(s)
+    heir = None if act else next(iter(seats.turn_order_from(s, s.turn.active_player)), None)
+    who = act[0] if act else heir
+    if who is None:
+        return
+    again = instead = ""
+    if s.turn.step == "cleanup" and not s.turn.cleanup_again:
+        s.turn.cleanup_again = True
+        rules = rules if "514.3a" in rules else rules + ["514.3a"]
+        again = (". Quando la pila sarà vuota e tutti i giocatori passeranno in successione, "
+                 "inizierà un'altra sottofase di cancellazione")
+    if heir is not None:
+        rules = rules + ["800.4j"]
+        instead = ", al posto del giocatore attivo che ha lasciato la partita"
+    ctx.emit(rules, f"{who.name} {text}{instead}{again}.", "priority", players=[who.id])
+
+
+def _task(ctx: Ctx, task: str) -> None:
+    s = ctx.s
+    name, _, arg = task.partition(":")
+    if name == "tba":
+        TBAS[arg].func(ctx)
+    elif name == "sba":
+        _settle(ctx)
+    elif name in ("sba_action", "cleanup_check"):
+        if _settle(ctx) and s.turn.step == "cleanup":
+            # 514.3a: actions performed or abilities put on the stack in the cleanup step
+            # (_priority notes that another cleanup step follows)
+            _priority(ctx, ["514.3a"], "riceve priorità (azioni di stato o abilità "
+                      "innescate nella sottofase di cancellazione)")
+        elif name == "cleanup_check":
+            ctx.emit(["514.3"], "Nessun giocatore riceve priorità: la sottofase di "
+                     "cancellazione finisce.", "no_priority")
+    elif name == "priority":
+        rule = step_def(s.turn.step).priority
+        # No step rule gives priority in the cleanup step: only 514.3a does (and
+        # _priority notes that another cleanup step follows).
+        _priority(ctx, [rule, "117.3a"] if rule else ["514.3a"], "riceve priorità")
+    elif name == "priority_after_resolve":
+        _priority(ctx, ["117.3b"], "riceve priorità dopo la risoluzione")
+    elif name == "no_priority":
+        ctx.emit(["502.4"], "Nessun giocatore riceve priorità durante la sottofase di STAP.",
+                 "no_priority")
+    elif name == "step_triggers":
+        triggers.beginning_of_step(ctx)
+        combat_triggers.end_of_combat(ctx)                  # 511.2
+    elif name == _resolve.TASK:
+        _resolve.resolve(ctx, arg)
+    elif name == "each_discard":
+        _actions.each_player_discards_now(ctx, int(arg))
+    else:
+        raise IllegalAction(f"compito sconosciuto nella procedura: {task}")
+
+
+def _end_combat(ctx: Ctx) -> None:
+    s = ctx.s
+    if s.combat is not None and (s.combat.attackers or s.combat.blockers):
+        ctx.emit(["511.3"], "Finisce la sottofase di fine combattimento: tutte le creature "
+                 "sono rimosse dal combattimento.", "end_combat")
+    s.combat = None
+
+
+def _skip_first_draw(s: State) -> str | None:
+    if s.turn.number != 1:
+        return None
+    if s.variant == "two-headed-giant":
+        return "103.8b"
+    if len(s.players) == 2:
+        return "103.8a"
+    return None
+
+
+def _next_step(ctx: Ctx, cur: str) -> str:
+    s = ctx.s
+    if cur == "cleanup":
+        if s.turn.cleanup_again:
+            s.turn.cleanup_again = False
+            ctx.emit(["514.3a"], "Tutti i giocatori passano con la pila vuota: inizia "
+                     "un'altra sottofase di cancellazione.", "skip_step")
+            return "cleanup"
+        _new_turn(ctx)
+        return "untap"
+    if cur == "upkeep":
+        rule = _skip_first_draw(s)
+        if rule:
+            ap = s.player(s.turn.active_player)
+            ctx.emit([rule], f"{ap.name} gioca per primo e salta la sottofase di acquisizione "
+                     "del suo primo turno.", "skip_step", players=[ap.id])
+            return "precombat_main"
+        return "draw"
+    if cur in ("beginning_of_combat",):
+        return "declare_attackers"
+    if cur in ("declare_attackers", "declare_blockers"):
+        if s.combat is None or not s.combat.attackers:
+            ctx.emit(["508.8"], "Nessuna creatura attacca: si saltano le sottofasi di "
+                     "dichiarazione dei bloccanti e del danno da combattimento.", "skip_step")
+            return "end_of_combat"
+        if cur == "declare_attackers":
+            return "declare_blockers"
+        if attackers.has_first_strike_step(s):
+            s.combat.first_strikers = [p.id for p in attackers.in_combat_creatures(s)
+                                       if derived.has_kw(s, p, "first strike")
+                                       or derived.has_kw(s, p, "double strike")]
+            return "first_strike_damage"
+        s.combat.first_strikers = None
+        return "combat_damage"
+    if cur == "first_strike_damage":
+        return "combat_damage"
+    if cur == "combat_damage":
+        return "end_of_combat"
+    nxt = following(cur)
+    assert nxt is not None
+    return nxt
+
+
+def _new_turn(ctx: Ctx) -> None:
+    s = ctx.s
+    t = s.turn
+    t.last_turn = {"active_player": t.active_player, "spells_cast": dict(t.spells_cast)}
+    t.spells_cast = {}
+    t.speed_triggered = []
+    t.number += 1
+    t.active_player = seats.next_active_player(s)
+    t.step = "untap"
+    s.combat = None
+    s.planar_controller = None          # 901.6: the new active player
+    act = seats.active_players(s)
+    names = " e ".join(p.name for p in act)
+    ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
+             players=[p.id for p in act])
+    permanent_actions.goad_ends(ctx)    # 701.15a
+    ids = {p.id for p in act}
+    sick = [p for p in s.battlefield if derived.controller(s, p) in ids and p.summoning_sick]
+    for p in sick:
+        p.summoning_sick = False
+    if sick:
+        ctx.emit(["302.6"], f"{names} controlla ininterrottamente dall'inizio del turno: "
+                 f"{', '.join(p.name for p in sick)} possono attaccare.", "summoning_sickness",
+                 objects=[p.id for p in sick], players=list(ids))
+
+
+def _begin(ctx: Ctx, name: str) -> None:
+    s = ctx.s
+    s.turn.step = name
+    sd = step_def(name)
+    ap = s.player(s.turn.active_player)
+    if ap.lost:
+        ctx.emit([sd.order_rule, "800.4j"], f"Inizia la {sd.label} (turno {s.turn.number}): "
+                 f"{ap.name} ha lasciato la partita e il turno continua senza giocatore "
+                 "attivo.", "step", players=[ap.id])
+    else:
+        ctx.emit([sd.order_rule], f"Inizia la {sd.label} (turno {s.turn.number}, "
+                 f"giocatore attivo {ap.name}).", "step", players=[ap.id])
+    procedure = [f"tba:{n}" for n in sd.tbas]
+    if name == "untap":
+        procedure.append("no_priority")
+    elif name == "cleanup":
+        procedure.append("cleanup_check")
+    else:
+        # 117.3a: abilities that trigger as the step begins go on the stack first.
+        procedure += ["step_triggers", "sba", "priority"]
+    s.procedure = procedure

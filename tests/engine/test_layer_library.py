@@ -1,0 +1,73 @@
+"""The library's layer puzzles (scenarios/ with continuous effects): at least twenty classic
+questions, each naming its cards and the official ruling or rule example it rests on, each
+asserting characteristics and the order and rules of the explanation (613)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine_helpers import RULES, RULES_FILE
+from judge.cards.lookup import resolve
+from judge.cards.table import load_table
+
+LIB = Path(__file__).resolve().parents[2] / "scenarios"
+PUZZLES = sorted(p for p in LIB.glob("*.json")
+                 if "effects" in json.loads(p.read_text(encoding="utf-8")))
+TEXT = RULES_FILE.read_text(encoding="utf-8-sig")
+
+
+def examples_of(rule: str) -> int:
+    """How many «Example:» lines the rule has in the edition in force."""
+    lines = TEXT.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(rule + " ")
+                 or line.startswith(rule + ". "))
+    n = 0
+    for line in lines[start + 1:]:
+        if line.startswith("Example:"):
+            n += 1
+        elif line.strip() and not line.startswith("Example:"):
+            break
+    return n
+
+
+def test_at_least_twenty_layer_puzzles_and_the_classics():
+    assert len(PUZZLES) >= 20
+    names = {c for p in PUZZLES for s in json.loads(p.read_text())["sources"] for c in [s.get("card")]}
+    for card in ("Humility", "Opalescence", "Blood Moon", "Urborg, Tomb of Yawgmoth", "Conspiracy",
+                 "Painter's Servant", "Mycosynth Lattice", "March of the Machines", "Clone",
+                 "Control Magic"):
+        assert card in names, card
+    examples = {(s["rule"], s["example"]) for p in PUZZLES
+                for s in json.loads(p.read_text())["sources"] if "example" in s}
+    # every example of 613 is in the library
+    for rule in ("613.4d", "613.5", "613.6", "613.7a", "613.9"):
+        assert examples_of(rule) >= 1
+        assert {(rule, n) for n in range(1, examples_of(rule) + 1)} <= examples, rule
+
+
+@pytest.mark.parametrize("path", PUZZLES, ids=[p.stem for p in PUZZLES])
+def test_each_puzzle_names_its_cards_and_what_it_rests_on(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    table = load_table()
+    assert data["sources"]
+    for s in data["sources"]:
+        if "card" in s:
+            face = resolve(s["card"], table)
+            if "ruling" in s:
+                dates = {r.date for r in table.rulings(face.name)}
+                assert s["ruling"] in dates, (s, sorted(dates))
+        if "rule" in s:
+            assert s["rule"] in RULES
+            assert 1 <= s["example"] <= examples_of(s["rule"]), s
+        assert set(s) & {"card", "rule", "text"}
+    for e in data["effects"]:
+        if e.get("card"):
+            resolve(e["card"], table)
+    state = data["expected"]["state"]
+    assert state.get("characteristics") or state.get("explanation") or state.get("not_battlefield")
+    for rows in state.get("explanation", {}).values():
+        assert all(re.fullmatch(r"1a|1b|[2-6]|7[a-d]", r["layer"]) for r in rows)
