@@ -301,7 +301,7 @@ def check_refs(v: Validator, st: State, path_of=lambda i: f"effects[{i}]") -> No
                 v.err(f"{q}.of", f'oggetto sconosciuto "{str(op.get("of"))[:40]}"')
             if op["op"] == "control" and op.get("player") not in players | {"you"}:
                 v.err(f"{q}.player", f'giocatore sconosciuto "{str(op.get("player"))[:40]}"')
-            if op["op"] == "redirect" and op.get("to") not in ids | players | {"you"}:
+            if op["op"] == "redirect" and op.get("to") not in ids | players | {"you", "attached"}:
                 v.err(f"{q}.to", f'oggetto o giocatore sconosciuto "{str(op.get("to"))[:40]}"')
             if op["op"] == "return_from_graveyard" and "card" in op and op["card"] not in ids:
                 v.err(f"{q}.card", f'carta sconosciuta "{op["card"][:40]}"')

@@ -67,6 +67,12 @@ def find(st: State, oid: str | None) -> Card | None:
     return found[2] if found else None
 
 
+def subject(st: State, h: Happening) -> Card | None:
+    """The object the event is about: where it is, or the one out of any zone (a spell that
+    finished resolving, a token being created)."""
+    return h.extra.get("card") or find(st, h.obj)
+
+
 def zone_of(st: State, oid: str) -> str | None:
     found = st.find_card(oid)
     return found[1] if found else None
@@ -86,29 +92,34 @@ def chooser(st: State, h: Happening) -> tuple[str | None, str]:
     what, ident = affected(st, h)
     if what == "player":
         return ident, "il giocatore interessato"
-    obj = find(st, ident)
+    enter = h if h.kind == "zone" and h.dest == "battlefield" else h.extra.get("entering")
+    if enter is not None and ident == enter.obj:
+        obj = subject(st, enter)
+        who = enter.controller or (obj.owner if obj is not None else None)
+        return who, f"chi controllerà {obj.name if obj is not None else ident}"
+    obj = subject(st, h) if ident == h.obj else find(st, ident)
     if obj is None:
         return None, ""
     if isinstance(obj, Permanent):
         ctl = derived.controller(st, obj)
         return ctl, f"controllore di {obj.name}, l'oggetto interessato"
-    if h.kind == "zone" and h.dest == "battlefield" and h.controller:
-        return h.controller, f"chi sta per controllare {obj.name}"
     return obj.owner or None, f"proprietario di {obj.name}, che non ha un controllore"
 
 
 # --- the log's sentences ------------------------------------------------------------------------
 
-def _dest(st: State, h: Happening, obj: Card | None) -> str:
+def _dest(st: State, h: Happening, obj: Card | None, prep: str = "in") -> str:
     if h.dest == "battlefield":
         ctl = f" sotto il controllo di {st.name_of(h.controller)}" if h.controller else ""
         return "nel campo di battaglia" + ctl
-    owner = st.name_of(obj.owner) if obj is not None and obj.owner else ""
-    where = terms.zone("a", h.dest or "graveyard")
+    owner = f" di {st.name_of(obj.owner)}" if obj is not None and obj.owner else ""
     if h.dest == "library":
-        where = {"bottom": "in fondo al grimorio", "shuffle": "nel grimorio, rimescolato"}.get(
-            h.position or "", "in cima al grimorio")
-    return f"{where} di {owner}" if owner else where
+        return {"bottom": f"in fondo al grimorio{owner}",
+                "shuffle": f"nel grimorio{owner}, che viene rimescolato"}.get(
+            h.position or "", f"in cima al grimorio{owner}")
+    if h.dest == "exile":
+        return "in esilio" if prep == "in" else "all'esilio"
+    return terms.zone(prep, h.dest or "graveyard") + owner
 
 
 def _n(n: int, one: str, many: str) -> str:
@@ -117,18 +128,19 @@ def _n(n: int, one: str, many: str) -> str:
 
 def would(st: State, h: Happening) -> str:
     """The event that would happen: «Orso Runeartigli sta per essere distrutto …»."""
-    obj = find(st, h.obj)
+    obj = subject(st, h)
     name = obj.name if obj is not None else st.name_of(h.obj)
     if h.kind == "zone":
-        route = f"{terms.zone('da', h.origin)} {_dest(st, h, obj)}" if h.origin else _dest(st, h, obj)
+        route = (f"{terms.zone('da', h.origin)} {_dest(st, h, obj, 'a')}" if h.origin
+                 else _dest(st, h, obj))
         if h.cause == "destroy":
-            return f"{name} sta per essere distrutto ({route})"
+            return f"si sta per distruggere {name} ({route})"
         if h.cause == "discard":
             return f"{st.name_of(obj.owner if obj else None)} sta per scartare {name} ({route})"
         if h.cause == "mill":
-            return f"{name} sta per essere macinato ({route})"
+            return f"si sta per macinare {name} ({route})"
         if h.cause == "sacrifice":
-            return f"{name} sta per essere sacrificato ({route})"
+            return f"si sta per sacrificare {name} ({route})"
         if h.dest == "battlefield":
             return f"{name} sta per entrare {_dest(st, h, obj)}"
         if h.origin == "battlefield" and h.dest == "graveyard" and obj is not None \
@@ -143,10 +155,10 @@ def would(st: State, h: Happening) -> str:
         return f"{st.name_of(h.player)} sta per pescare {_n(h.amount, 'carta', 'carte')}"
     if h.kind == "life":
         verb = "guadagnare" if h.amount > 0 else "perdere"
-        return f"{st.name_of(h.player)} sta per {verb} {abs(h.amount)} punti vita"
+        return f"{st.name_of(h.player)} sta per {verb} {_n(abs(h.amount), 'punto vita', 'punti vita')}"
     if h.kind == "counters":
         return (f"si stanno per mettere {_n(h.amount, 'segnalino', 'segnalini')} "
-                f"{terms.counter(h.counter or '')} su {st.name_of(h.player or h.obj)}")
+                f"{terms.counter(h.counter or '')} su {st.name_of(h.player) if h.player else name}")
     if h.kind == "tokens":
         return f"{st.name_of(h.player)} sta per creare {_n(h.amount, 'pedina', 'pedine')}"
     return result(st, h)
@@ -156,7 +168,7 @@ def result(st: State, h: Happening | None) -> str:
     """The event that happens: «Orso Runeartigli va in esilio»."""
     if h is None:
         return "non succede nulla"
-    obj = find(st, h.obj)
+    obj = subject(st, h)
     name = obj.name if obj is not None else st.name_of(h.obj)
     if h.kind == "zone":
         extra = []
@@ -175,10 +187,10 @@ def result(st: State, h: Happening | None) -> str:
         return f"{st.name_of(h.player)} pesca {_n(h.amount, 'carta', 'carte')}"
     if h.kind == "life":
         verb = "guadagna" if h.amount > 0 else "perde"
-        return f"{st.name_of(h.player)} {verb} {abs(h.amount)} punti vita"
+        return f"{st.name_of(h.player)} {verb} {_n(abs(h.amount), 'punto vita', 'punti vita')}"
     if h.kind == "counters":
         return (f"{_n(h.amount, 'segnalino', 'segnalini')} {terms.counter(h.counter or '')} su "
-                f"{st.name_of(h.player or h.obj)}")
+                f"{st.name_of(h.player) if h.player else name}")
     if h.kind == "tokens":
         return f"{st.name_of(h.player)} crea {_n(h.amount, 'pedina', 'pedine')}"
     if h.kind == "regenerate":

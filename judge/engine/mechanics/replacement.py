@@ -87,7 +87,8 @@ class _Run:
         self.started = True
         prevention = [c for c in cands if c.prevention]
         rules = (["614.1"] if len(prevention) < len(cands) else []) + (["615.1"] if prevention else [])
-        names = "; ".join(c.label for c in cands)
+        names = "; ".join(c.label + (f" («{c.effect.text}»)" if c.effect is not None
+                                      and c.effect.text else "") for c in cands)
         self.emit("event", rules, f"{_cap(would(self.st, h))}. "
                   f"{'Effetti che si applicano' if len(cands) > 1 else 'Si applica'}: {names}.",
                   "replacement_event", h, event=to_json(h),
@@ -111,8 +112,12 @@ class _Run:
             if final is not None:
                 out.append(final)
         if self.started:
-            text = "; ".join(result(self.st, h) for h in out) or "non succede nulla"
-            rules = ["614.6"] + (["615.6"] if not out and self.original.kind == "damage" else [])
+            parts = [result(self.st, h) for h in out]
+            prevented = self.original.kind == "damage" and not any(h.kind == "damage" for h in out)
+            if prevented:
+                parts.insert(0, "il danno non viene inflitto")
+            text = "; ".join(parts) or "non succede nulla"
+            rules = ["614.6"] + (["615.6"] if prevented else [])
             self.emit("result", rules, f"Risultato: {text}.", "replacement_result",
                       self.original, result=[to_json(h) for h in out])
         return out
@@ -120,21 +125,30 @@ class _Run:
     def settle(self, cur: Happening, queue: list[Happening]) -> Happening | None:
         seen: dict[str, Candidate] | None = None
         noted: set[str] = set()
+        once: dict[str, Candidate] = {}         # applied, and would apply again but for 614.5
+        derived = cur is not self.original
         for _ in range(MAX_ROUNDS):
             cands = finder.applicable(self.st, cur)
-            fresh = [c for c in cands if c.key not in cur.applied or c.repeatable]
             for c in cands:
-                if c not in fresh and c.key not in noted and self.started:
+                if c.blocked and c.key not in noted:
                     noted.add(c.key)
-                    self.emit("once", ["614.5"], f"{c.label} si è già applicato a questo evento: "
-                              "non si applica di nuovo.", "replacement_note", cur, effect=c.key)
+                    self.emit("blocked", ["701.19c"], f"{c.label} non si applica: {c.blocked} "
+                              "dice che non può essere rigenerato.", "replacement_note", cur,
+                              effect=c.key)
+            cands = [c for c in cands if not c.blocked]
+            fresh = [c for c in cands if c.key not in cur.applied or c.repeatable]
+            once.update({c.key: c for c in cands if c not in fresh})
             if seen is None:
                 seen = {c.key: c for c in fresh}
+                if derived and self.started:
+                    for c in fresh:           # 616.2: the event that happens instead
+                        self.emit("now_applies", ["616.2"], f"{_cap(would(self.st, cur))}: ora "
+                                  f"si applica {c.label}.", "replacement_note", cur, effect=c.key)
             else:
                 for c in fresh:
                     if c.key not in seen:
                         seen[c.key] = c
-                        self.emit("now_applies", ["616.2"], f"{c.label} ora si applica "
+                        self.emit("now_applies", ["616.2"], f"{_cap(c.label)} ora si applica "
                                   "all'evento modificato.", "replacement_note", cur, effect=c.key)
             if not fresh:
                 break
@@ -145,7 +159,7 @@ class _Run:
                 continue
             done = replacement_ops.apply(self.ctx, cur, chosen, f"{self.seq}:{self.round}")
             kind = "damage_prevented" if chosen.prevention and done.prevented else "replacement_applied"
-            self.emit("apply", done.rules, f"{chosen.label}: {done.text}.", kind, cur,
+            self.emit("apply", done.rules, f"{_cap(chosen.label)}: {done.text}.", kind, cur,
                       effect=chosen.key, amount=done.prevented, event=to_json(done.main))
             self.use_up(chosen, done)
             queue.extend(done.extra)
@@ -153,6 +167,12 @@ class _Run:
                 cur = None
                 break
             cur = done.main
+        if once and self.started:
+            names = ", ".join(c.label for c in once.values())
+            self.emit("once", ["614.5"], f"Un effetto di sostituzione si applica una sola volta a "
+                      f"un evento: {names} non si {'applica' if len(once) == 1 else 'applicano'} "
+                      "di nuovo all'evento modificato.", "replacement_note",
+                      cur if cur is not None else self.original, effects=list(once))
         self.no_longer(seen or {}, cur)
         return cur
 
@@ -164,9 +184,13 @@ class _Run:
             if key in applied or key in now:
                 continue
             if cur is not None and self.started:
-                self.emit("no_longer", ["616.1f"], f"{c.label} non si applica più: l'evento "
-                          "modificato non è quello che guarda.", "replacement_note", cur,
-                          effect=key)
+                if finder.holder_lost_it(self.st, cur, c):
+                    why, rules = ("l'oggetto, come entrerà, non ha più l'abilità che lo genera",
+                                  ["616.1f", "614.12"])
+                else:
+                    why, rules = "l'evento modificato non è quello che guarda", ["616.1f"]
+                self.emit("no_longer", rules, f"{_cap(c.label)} non si applica più: {why}.",
+                          "replacement_note", cur, effect=key)
 
     # --- choices --------------------------------------------------------------------------------
     def choose(self, cur: Happening, fresh: list[Candidate]) -> Candidate:
@@ -214,10 +238,9 @@ class _Run:
                 "prompt": f"{self.st.name_of(who)} sceglie se applicare: {c.label} "
                           f"({would(self.st, cur)}).",
                 "options": {"text": c.label}, "default": {"apply": True}}, replay=True)
-        if not answer["apply"]:
-            self.emit("declined", [*c.rules, "616.1"], f"{self.st.name_of(who)} sceglie di non "
-                      f"applicare {c.label}.", "replacement_choice", cur, effect=c.key,
-                      chooser=who)
+        self.emit("accepted" if answer["apply"] else "declined", [*c.rules, "616.1"],
+                  f"{self.st.name_of(who)} sceglie di {'' if answer['apply'] else 'non '}"
+                  f"applicare {c.label}.", "replacement_choice", cur, effect=c.key, chooser=who)
         return answer["apply"]
 
     def use_up(self, c: Candidate, done: replacement_ops.Applied) -> None:
@@ -233,8 +256,9 @@ class _Run:
         if (e.uses is not None and e.uses <= 0) or (e.shield is not None and e.shield <= 0):
             self.st.effects = [x for x in self.st.effects if x is not e]
             self.st.touch()
-            rules = ["615.7"] if e.shield is not None else ["614.3"]
-            self.emit("used_up", rules, f"{c.label} è esaurito e finisce.", "replacement_note",
+            rules = (["615.7"] if e.shield is not None else
+                     ["615.3"] if c.prevention else ["614.3"])
+            self.emit("used_up", rules, f"{_cap(c.label)} è esaurito e finisce.", "replacement_note",
                       self.original, effect=c.key)
 
 

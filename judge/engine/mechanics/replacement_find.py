@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from judge.engine.characteristics import derived, layers, protection, selectors
 from judge.engine.characteristics.continuous import copiable_values
 from judge.engine.characteristics.layer_work import Work, start
-from judge.engine.characteristics.replacement_schema import family
-from judge.engine.mechanics.happening import Happening, find, zone_of
+from judge.engine.characteristics.replacement_schema import CANT_ONLY, family
+from judge.engine.mechanics.happening import Happening, find, subject, zone_of
 from judge.engine.seats import opponents
 from judge.engine.state import Effect, Permanent, State
 
@@ -44,6 +44,7 @@ class Candidate:
     decider: str | None = None        # who says whether an optional one applies
     repeatable: bool = False          # 903.9b: an exception to 614.5
     order: tuple = ()
+    blocked: str | None = None        # a regeneration shield a "can't be regenerated" stops
 
     @property
     def prevention(self) -> bool:
@@ -75,10 +76,14 @@ class View:
         self.board = layers.board(st)
         self.works = self.board.works
         self.entering: Work | None = None
-        if h is not None and h.kind == "zone" and h.dest == "battlefield" and h.obj:
-            obj = find(st, h.obj)
+        self.entering_obj = None
+        enter = h if h is not None and h.kind == "zone" and h.dest == "battlefield" else (
+            h.extra.get("entering") if h is not None else None)
+        if enter is not None and enter.obj:
+            obj = subject(st, enter)
             if obj is not None and not isinstance(obj, Permanent):
-                self.entering = _as_entering(st, obj, h, self.board.static_of)
+                self.entering = _as_entering(st, obj, enter, self.board.static_of)
+                self.entering_obj = obj
 
     def work(self, oid: str | None) -> Work | None:
         if oid is None:
@@ -233,12 +238,15 @@ def instances(view: View, e: Effect, h: Happening) -> list[tuple[str | None, str
     return out
 
 
-def _label(st: State, e: Effect, holder: str | None) -> str:
-    who = e.card or (st.name_of(e.source) if e.source else "")
+def _label(view: View, e: Effect, holder: str | None) -> str:
+    """How the log names an effect: its source (or card) and its id; its text otherwise."""
+    st = view.st
+    entering = view.entering_obj
+    who = (entering.name if entering is not None and e.source == entering.id else
+           st.name_of(e.source) if e.source and st.find_card(e.source) else (e.card or ""))
     if holder and holder != e.source:
-        who = f"{who}, su {st.name_of(holder)}"
-    text = f"«{e.text}»" if e.text else ""
-    return " ".join(x for x in (text, f"({who})" if who else "", f"[{e.id}]") if x)
+        who = f"{who}, su {st.name_of(holder)}" if who else st.name_of(holder)
+    return f"{who} [{e.id}]" if who else f"«{e.text or e.id}» [{e.id}]"
 
 
 def _category(e: Effect) -> str:
@@ -269,7 +277,7 @@ def _from_records(view: View, h: Happening, cant: bool) -> list[Candidate]:
             if not applies(view, e, holder, you, h):
                 continue
             key = e.id if holder == e.source or e.kind == "resolved" else f"{e.id}@{holder}"
-            out.append(Candidate(key, _label(st, e, holder), list(e.instead), effect=e,
+            out.append(Candidate(key, _label(view, e, holder), list(e.instead), effect=e,
                                  holder=holder, you=you, category=_category(e),
                                  optional=e.optional, order=(_ts(view, e, holder), i)))
     return out
@@ -280,7 +288,7 @@ def _from_records(view: View, h: Happening, cant: bool) -> list[Candidate]:
 def _rule_made(view: View, h: Happening) -> list[Candidate]:
     st = view.st
     out = []
-    obj = find(st, h.obj)
+    obj = subject(st, h) if h.kind == "zone" else find(st, h.obj)
     perm = obj if isinstance(obj, Permanent) else None
     if h.kind == "zone" and perm is not None and h.origin == "battlefield":
         if h.cause == "destroy" and h.by_effect and perm.counters.get("shield"):
@@ -293,8 +301,7 @@ def _rule_made(view: View, h: Happening) -> list[Candidate]:
                                  order=(perm.timestamp, -2)))
     if (h.kind == "zone" and obj is not None and obj.commander and st.variant in COMMANDER_VARIANTS
             and h.dest in ("hand", "library")):
-        out.append(Candidate(f"commander:{obj.id}", f"comandante {obj.name}: il proprietario "
-                             "può metterlo nella zona di comando",
+        out.append(Candidate(f"commander:{obj.id}", f"la regola del comandante per {obj.name}",
                              [{"op": "put", "zone": "command"}], ["903.9b"], holder=obj.id,
                              you=obj.owner, optional=True, decider=obj.owner, repeatable=True,
                              order=(0, -3)))
@@ -310,25 +317,43 @@ def _rule_made(view: View, h: Happening) -> list[Candidate]:
             inst = protection.protection_from(st, target, source, h.extra.get("source_controller"))
             if inst is not None:
                 out.append(Candidate(f"protection:{target.id}",
-                                     f"{protection.describe(inst, st)} di {target.name}",
+                                     f"{target.name} ({protection.describe(inst, st)})",
                                      [{"op": "prevent"}],
-                                     protection.variant_rule(inst, "702.16e") + ["615.6"],
+                                     protection.variant_rule(inst, "702.16e"),
                                      holder=target.id, order=(target.timestamp, -1)))
     return out
 
 
+def holder_lost_it(st: State, h: Happening, c: Candidate) -> bool:
+    """An entering object's own ability that it no longer has as it would enter (a copy
+    effect applied first, 614.12, 616.1f's second example)."""
+    view = View(st, h)
+    return (c.effect is not None and c.effect.kind == "static" and view.entering is not None
+            and c.holder == view.entering.oid and f"@{c.effect.id}" not in view.entering.abilities)
+
+
 def applicable(st: State, h: Happening) -> list[Candidate]:
-    """Every replacement and prevention effect that would apply to ``h`` now, oldest first."""
+    """Every replacement and prevention effect that would apply to ``h`` now, oldest first.
+    A regeneration effect that a "can't be regenerated" effect stops (701.19c) comes with
+    ``blocked`` set: it is not applied."""
     view = View(st, h)
     found = _from_records(view, h, cant=False) + _rule_made(view, h)
+    if any(op["op"] == "regenerate" for c in found for op in c.ops):
+        stop = cant(st, "regenerate", obj=h.obj)
+        if stop:
+            for c in found:
+                if any(op["op"] == "regenerate" for op in c.ops):
+                    c.blocked = stop[0].label
     return sorted(found, key=lambda c: c.order)
 
 
 def forbidding(st: State, h: Happening) -> list[Candidate]:
-    """The "can't" effects (614.17) that say ``h`` can't happen."""
-    if not any(e.cant for e in st.effects):
+    """The "can't" effects (614.17) that say ``h`` can't happen (not those on losing the game,
+    on regeneration or on prevention: ``cant`` asks for those)."""
+    if not any(e.cant and e.event not in CANT_ONLY for e in st.effects):
         return []
-    return _from_records(View(st, h), h, cant=True)
+    return [c for c in _from_records(View(st, h), h, cant=True)
+            if c.effect is not None and c.effect.event not in CANT_ONLY]
 
 
 def cant(st: State, event: str, **fields) -> list[Candidate]:
@@ -350,6 +375,6 @@ def cant(st: State, event: str, **fields) -> list[Candidate]:
                 else:
                     ok = applies(view, e, holder, you, h)
                 if ok:
-                    out.append(Candidate(e.id, _label(st, e, holder), [], effect=e, holder=holder,
+                    out.append(Candidate(e.id, _label(view, e, holder), [], effect=e, holder=holder,
                                          you=you))
     return out

@@ -32,6 +32,7 @@ class Applied:
     rules: list[str] = field(default_factory=list)
     prevented: int = 0
     did_something: bool = True        # 609.7b: a shield that replaced nothing isn't used up
+    base: Happening | None = None     # the event as it was before this effect
 
     @property
     def text(self) -> str:
@@ -48,10 +49,10 @@ def _scaled(h: Happening, amount: int) -> int:
 
 
 def apply(ctx: Ctx, h: Happening, cand: replacement_find.Candidate, seq: str) -> Applied:
-    out = Applied(main=h.but())
+    out = Applied(main=h.but(), base=h)
     for op in cand.ops:
-        if out.main is None:
-            break
+        if out.main is None and op["op"] != "remove_counters":
+            continue                  # the event is gone; an additional effect still happens
         _OPS[op["op"]](ctx, out, op, cand, seq)
     # The event's own rules, then the effect's: a rule's own effect cites that rule (702.16e,
     # 122.1c, 903.9b), a record its operations' (614.1a, 615.1a, …); then what applying it
@@ -83,7 +84,7 @@ def _regenerate(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
 
 
 def _remove_counters(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
-    h = out.main
+    h = out.main or out.base
     kind, n = op["kind"], op.get("count", 1)
     out.extra.append(h.derived("remove_counters", obj=h.obj, counter=kind, amount=n,
                                rules=list(cand.rules)))
@@ -92,7 +93,7 @@ def _remove_counters(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
         out.main = None
         out.texts.append(f"invece {what}")
     else:
-        out.texts.append(what)
+        out.texts.append(f"e {what}")
 
 
 # --- entering the battlefield (614.1c–d, 614.12) ------------------------------------------------
@@ -158,7 +159,8 @@ def _prevent(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
         out.texts.append(f"si previene tutto il danno ({n}): non viene inflitto")
     else:
         h.amount = left
-        out.texts.append(f"si prevengono {n} danni: ne restano {left}")
+        out.texts.append(f"{'si previene 1 danno' if n == 1 else f'si prevengono {n} danni'}: "
+                         f"{'ne resta 1' if left == 1 else f'ne restano {left}'}")
     if e is not None and e.shield is not None:
         out.texts[-1] += f" (lo scudo passa da {e.shield} a {e.shield - n})"
 
@@ -166,7 +168,7 @@ def _prevent(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
 def _redirect(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
     h = out.main
     st = ctx.s
-    to = cand.you if op["to"] == "you" else op["to"]
+    to = {"you": cand.you, "attached": _attached_to(st, cand.holder)}.get(op["to"], op["to"])
     name = st.name_of(to)
     if to is not None and st.has_player(to):
         if st.player(to).lost:
@@ -183,6 +185,12 @@ def _redirect(ctx: Ctx, out: Applied, op: dict, cand, seq) -> None:
             return
         out.main = h.but(obj=to, player=None)
     out.texts.append(f"invece il danno è inflitto a {name}")
+
+
+def _attached_to(st: State, holder: str | None) -> str | None:
+    """«enchanted creature»: what the effect's object (an Aura) is attached to."""
+    p = st.perm(holder) if holder else None
+    return p.attached_to if p is not None else None
 
 
 # --- amounts ------------------------------------------------------------------------------------
