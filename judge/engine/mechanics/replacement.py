@@ -126,6 +126,7 @@ class _Run:
         seen: dict[str, Candidate] | None = None
         noted: set[str] = set()
         once: dict[str, Candidate] = {}         # applied, and would apply again but for 614.5
+        declined: set[str] = set()              # optional ones its player chose not to apply
         derived = cur is not self.original
         for _ in range(MAX_ROUNDS):
             cands = finder.applicable(self.st, cur)
@@ -136,8 +137,9 @@ class _Run:
                               "dice che non può essere rigenerato.", "replacement_note", cur,
                               effect=c.key)
             cands = [c for c in cands if not c.blocked]
-            fresh = [c for c in cands if c.key not in cur.applied or c.repeatable]
-            once.update({c.key: c for c in cands if c not in fresh})
+            fresh = [c for c in cands if c.key not in cur.applied
+                     or c.repeatable and c.key not in declined]
+            once.update({c.key: c for c in cands if c not in fresh and c.key not in declined})
             if seen is None:
                 seen = {c.key: c for c in fresh}
                 if derived and self.started:
@@ -156,6 +158,7 @@ class _Run:
             chosen = self.choose(cur, fresh)
             cur.applied.append(chosen.key)
             if chosen.optional and not self.accepts(cur, chosen):
+                declined.add(chosen.key)
                 continue
             done = replacement_ops.apply(self.ctx, cur, chosen, f"{self.seq}:{self.round}")
             kind = "damage_prevented" if chosen.prevention and done.prevented else "replacement_applied"
