@@ -12,8 +12,10 @@ RUNS = [
     ("pages_bench.py", {}),
     ("corpus_bench.py", {"JUDGE_CACHE_DIR": "0"}),  # the cold cost: no build cache
     ("linker_bench.py", {}),
+    ("collega_bench.py", {}),
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
+    ("layers_bench.py", {}),
     ("history_bench.py", {}),
     ("cards_bench.py", {}),
     ("store_bench.py", {}),
@@ -21,6 +23,8 @@ RUNS = [
     # The same routes with every cache off: what a page costs to render.
     ("http_bench.py", {"JUDGE_PAGE_CACHE": "0", "JUDGE_SEARCH_CACHE": "0"}),
     ("memory_bench.py", {}),
+    # The attacks of issue 38 (tests/prod/test_attack_suite.py runs them for 3 s each).
+    ("attack_bench.py", {"JUDGE_ATTACCO_SECONDI": "20"}),
 ]
 
 for script, env in RUNS:

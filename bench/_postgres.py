@@ -93,6 +93,10 @@ class Cluster:
     def stop(self) -> None:
         self.pg_ctl("stop", "-m", "fast", "-w", check=False)
 
+    def start(self) -> None:
+        """Start it again after a stop (an outage's end, in the attack tests)."""
+        self.pg_ctl("start", "-w", "-t", "60", "-l", str(self.datadir.parent / "log"))
+
 
 def _call(prefix: list[str], cmd: list[str], check: bool = True) -> subprocess.CompletedProcess:
     if prefix and prefix[0] == "su":
@@ -131,7 +135,7 @@ def cluster(port: int | None = None, settings: dict[str, str] | None = None):
         conf_path = datadir / "postgresql.auto.conf"
         with open(conf_path, "a") as fh:   # root can write into the user's folder
             fh.write(conf)
-        c.pg_ctl("start", "-w", "-t", "60", "-l", str(top / "log"))
+        c.start()
         deadline = time.time() + 30
         while True:
             try:

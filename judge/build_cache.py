@@ -276,6 +276,24 @@ def value(kind: str, key: str, build: Callable[[], T], label: str, keep: int = 8
         return got
 
 
+def has(kind: str, key: str) -> bool:
+    """Whether the entry ``kind``/``key`` is in the cache (a value or a folder)."""
+    base = folder()
+    return base is not None and ((base / kind / f"{key}.pickle").exists() or (base / kind / key).is_dir())
+
+
+def build_beside(module: str, *args: str) -> None:
+    """Run ``python -m module args…`` in a process of its own, to build cache entries on another core
+    while this process builds its own (a start from an empty cache); it takes the entry's lock, and
+    whoever needs the entry waits on that lock, then reads it."""
+    if folder() is None:
+        return
+    import subprocess
+
+    subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
+
+
 @contextlib.contextmanager
 def directory(kind: str, key: str, build_into: Callable[[Path], None], label: str,
               ready: Callable[[Path], bool], keep: int = 3) -> Iterator[Path | None]:

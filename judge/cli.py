@@ -33,3 +33,8 @@ main.add_command(traduzione)
 from judge.store.cli import archivio  # noqa: E402
 
 main.add_command(archivio)
+
+from judge.tournament.cli import COMMANDS as _tournament_commands  # noqa: E402
+
+for _command in _tournament_commands:
+    main.add_command(_command)

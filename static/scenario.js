@@ -136,11 +136,6 @@
     });
   }
 
-  function scrollLog(root) {
-    var body = root.querySelector(".sc-log-body");
-    if (body) body.scrollTop = body.scrollHeight;
-  }
-
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var t = e.target;
@@ -190,7 +185,6 @@
   function init(root) {
     if (!root) return;
     addCopyButtons(root);
-    scrollLog(root);
     filterHands(root);
     var f = root.dataset.focus;
     if (f) {

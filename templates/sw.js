@@ -14,7 +14,7 @@ const CACHE = "judge-" + CONFIG.versione;
 const META = "/offline/versione-copia";
 const NETWORK_TIMEOUT_MS = 5000;
 // Pages worth keeping when opened: the rules and the references a reader may want again offline.
-const KEPT = /^\/(?:$|regole\/|cerca$|glossario|indice-analitico|turno$|edizioni$|[1-9])/;
+const KEPT = /^\/(?:$|regole\/|cerca$|glossario|indice-analitico|turno$|edizioni$|[1-9]|mtr|ipg|jar|tornei$)/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -77,10 +77,23 @@ async function page(request, url) {
   } catch (e) {
     const kept = await cache.match(request);
     if (kept) return kept;
-    // Not kept: a rule or a search is rendered from the edition's data.
-    if (url.pathname === "/cerca") return cache.match(CONFIG.cerca);
-    return cache.match(CONFIG.regola);
+    return cache.match(fallback(url));
   }
+}
+
+const RULE_PATH = /^\/(?:regole\/|r\/|cr\/)?[1-9][0-9]{0,2}(?:\.[0-9]{1,3}[a-z]{0,2})?$/i;
+
+/* The page that answers, offline, a page not kept: a rule, a search or a glossary search rendered
+   from the copy's data; for a page that needs the network, a page that says so and what works. */
+function fallback(url) {
+  const path = url.pathname;
+  if (path === "/cerca") return CONFIG.cerca;
+  if (path === "/glossario" && url.searchParams.has("q")) return CONFIG.glossario;
+  for (const [page, prefixes] of Object.entries(CONFIG.senza_rete)) {
+    if (prefixes.some((p) => path === p || path.startsWith(p.endsWith("/") ? p : p + "/"))) return page;
+  }
+  if (RULE_PATH.test(path) || path.startsWith("/regole/")) return CONFIG.regola;
+  return CONFIG.altrove;
 }
 
 let edition = null;  // the edition's data, parsed once per worker life
@@ -96,6 +109,14 @@ async function ruleData() {
   return edition;
 }
 
+const MAX_PREVIEW_CHARS = 900;  // judge/web/previews.py
+
+function shorten(text) {
+  if (text.length <= MAX_PREVIEW_CHARS) return text;
+  const cut = text.slice(0, MAX_PREVIEW_CHARS);
+  return cut.slice(0, cut.lastIndexOf(" ") > 0 ? cut.lastIndexOf(" ") : cut.length).replace(/[,;:]+$/, "") + "…";
+}
+
 async function preview(request, url) {
   try {
     return await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
@@ -105,9 +126,13 @@ async function preview(request, url) {
     const rule = data && data.perNumero.get(number);
     if (!rule) return new Response(JSON.stringify({ error: { status: 404, message: "Regola non trovata nella copia offline." } }),
       { status: 404, headers: { "Content-Type": "application/json" } });
-    const t = rule.it || rule.en;
-    const body = {
-      number: rule.n, title: rule.t, text: t ? t[0] : "", lang: rule.it ? "it" : "en",
+    // A section's or chapter's preview as /api/anteprima gives it (its first rule, its sections).
+    const t = rule.it || rule.en, a = rule.a;
+    const body = a ? {
+      number: rule.n, title: rule.t, text: a[0], lang: a[3], layer: a[2],
+      label: a[1] === null ? null : data.etichette[a[1]], url: "/regole/" + rule.n,
+    } : {
+      number: rule.n, title: rule.t, text: t ? shorten(t[0]) : "", lang: rule.it ? "it" : "en",
       layer: t ? t[3] : null, label: t ? data.etichette[t[2]] : null, url: "/regole/" + rule.n,
     };
     return new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });

@@ -26,6 +26,7 @@ if "JUDGE_CACHE_DIR" not in os.environ:
 LONGEST_FIRST = [
     "tests/e2e_scenario/test_judge_actions_browser.py",  # 75
     "tests/load/test_load.py",  # 63: 60 s of load by definition
+    "tests/prod/test_attack_suite.py",  # 45 (alone, with its index build; 29 November 2026)
     "tests/prod/test_index_faults.py",  # 42
     "tests/prod/test_attack_run.py",  # 32
     "tests/e2e/test_offline.py",  # 32

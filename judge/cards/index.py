@@ -28,6 +28,7 @@ from judge.search.spelling import Speller
 MAX_QUERY_WORDS = 12          # no card name has more words
 MAX_COMPLETIONS = 40          # vocabulary words completing the word typed last
 MAX_PREFIXED = 60             # names starting with what was typed
+SHORT_WORD = 3                # a word this long is corrected only beside other words
 
 # Costs, in half edits: a word as typed 0, a word typed halfway (completed) 1, one edit 2.
 _COMPLETION = 1
@@ -148,9 +149,12 @@ class NameIndex:
             return np.empty(0, dtype=np.int32)
         return self._postings[self._starts[i]:self._starts[i + 1]]
 
-    def _candidates(self, word: str, last: bool) -> dict[str, int]:
-        """Vocabulary words the typed ``word`` may stand for, with their cost."""
-        found = {w: d * _EDIT for w, d in self.speller.near(word).items()}
+    def _candidates(self, word: str, last: bool, among: int = 1) -> dict[str, int]:
+        """Vocabulary words the typed ``word`` may stand for, with their cost. A short word (three
+        letters) is not corrected on its own, too many words are one edit from it; beside other
+        words it may be («Slo Ring»: the name must have the other words too)."""
+        short = SHORT_WORD if among > 1 and len(word) == SHORT_WORD else None
+        found = {w: d * _EDIT for w, d in self.speller.near(word, 1 if short else None).items()}
         if last and len(word) >= 2:
             words = self.speller.sorted_words
             i = bisect.bisect_right(words, word)
@@ -161,10 +165,10 @@ class NameIndex:
                 n += 1
         return found
 
-    def _per_word(self, word: str, last: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _per_word(self, word: str, last: bool, among: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """(entries, lowest cost of each) of the names having a word ``word`` may stand for."""
         parts, costs = [], []
-        for w, cost in self._candidates(word, last).items():
+        for w, cost in self._candidates(word, last, among).items():
             e = self._word_entries(w)
             if len(e):
                 parts.append(e)
@@ -184,7 +188,7 @@ class NameIndex:
         words = key.split()[:MAX_QUERY_WORDS]
         if not words:
             return []
-        per_word = [self._per_word(w, i == len(words) - 1) for i, w in enumerate(words)]
+        per_word = [self._per_word(w, i == len(words) - 1, len(words)) for i, w in enumerate(words)]
         common = per_word[0][0]
         for entries, _ in per_word[1:]:
             common = np.intersect1d(common, entries, assume_unique=True)

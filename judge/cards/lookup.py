@@ -33,6 +33,14 @@ class Match:
     def exact(self) -> bool:
         return self.tier == EXACT
 
+    @property
+    def face_name(self) -> str:
+        """The name of the face itself, in the language it was asked in: «Fire // Ice» asked for
+        is the face «Fire» (a permanent is one face of a multi-part card)."""
+        if " // " not in self.name:
+            return self.name
+        return (self.face.name_it or self.face.name) if self.lang == "it" else self.face.name
+
 
 class CardNotFound(LookupError):
     """A name the table does not know, or knows for more than one card."""
@@ -43,10 +51,9 @@ class CardNotFound(LookupError):
 
 
 def _match(table: CardTable, hit: Hit) -> Match:
-    face = table.face(hit.row)
-    names = face.names_by_lang()
+    names = table.names_of(hit.row)
     name, lang = names[hit.position] if hit.position < len(names) else names[0]
-    return Match(face, name, lang, hit.tier, hit.edits)
+    return Match(table.face(hit.row), name, lang, hit.tier, hit.edits)
 
 
 def find(text: str, limit: int = 10, table: CardTable | None = None) -> list[Match]:
@@ -91,15 +98,23 @@ def named(text: str, table: CardTable | None = None, limit: int = 3) -> list[Mat
     hits = exact(text, table)
     if hits:
         return hits[:limit]
+    if not _typo_allowed(key):
+        return []
+    return close_names(key, find(text, 5, table))[:limit]
+
+
+def close_names(key: str, found: list[Match]) -> list[Match]:
+    """Of ``found`` (``find``'s answer for ``key``), the names that are ``key`` with a typo or two
+    in a long name: as many words, within the distance a name of its length allows."""
     allowed = _typo_allowed(key)
     if not allowed:
         return []
     out = []
-    for m in find(text, 5, table):
+    for m in found:
         k = name_key(m.name)
         if len(k.split()) == len(key.split()) and osa_distance(k, key, allowed + 1) <= allowed:
             out.append(m)
-    return out[:limit]
+    return out
 
 
 def resolve(text: str, table: CardTable | None = None) -> CardFace:

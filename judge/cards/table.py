@@ -15,10 +15,14 @@ that cannot be read is skipped here and reported by ``judge verifica`` (judge.ca
 
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import json
 import os
+import pickle
+import re
+import sys
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -28,10 +32,13 @@ from typing import Any
 
 from array import array
 
+from judge import build_cache
 from judge.cards.index import NameIndex
 from judge.cards.names import name_key, slug
 
 CARDS_FILE = "carte.jsonl.gz"
+CACHED_LINES, CACHED_INDEX = "righe.jsonl", "indice.pickle"  # in the build cache (CardTable._load)
+_POSSESSIVE = re.compile(r"[\'\u2019]s\b")
 RULINGS_FILE = "rulings.jsonl.gz"
 
 
@@ -151,6 +158,20 @@ class _Lines:
         if self._file is not None:
             self._file.flush()
 
+    @classmethod
+    def reading(cls, path: Path, offsets: array) -> "_Lines":
+        """Lines already written to ``path`` (the build cache's copy), read back by offset."""
+        lines = cls.__new__(cls)
+        lines.offsets, lines._memory, lines._pending = offsets, None, []
+        lines._file = open(path, "rb")
+        return lines
+
+    def save(self, path: Path) -> None:
+        """Every line, one after the other, into ``path`` (what ``reading`` reads)."""
+        with open(path, "wb") as out:
+            for i in range(len(self)):
+                out.write(self[i])
+
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
@@ -179,14 +200,63 @@ class CardTable:
         self.directory = Path(directory)
         self.path = self.directory / CARDS_FILE
         self.rulings_path = self.directory / RULINGS_FILE
-        self._rows = _Lines()
         self.skipped: list[int] = []      # line numbers (1-based) that are no card
-        self._digest = hashlib.blake2b(digest_size=8)
-        self.index = NameIndex(self._read())
-        self.version = self._digest.hexdigest()
+        # Names the index finds beside a face's own (its English, Italian and older Italian names):
+        # row -> [(name shown, "en"|"it")], at the index positions after the face's own.
+        self.aliases: dict[int, list[tuple[str, str]]] = {}
         self._rulings: dict[str, int] | None = None
         self._ruling_lines: _Lines | None = None
         self._lock = threading.Lock()
+        self._load()
+
+    def _load(self) -> None:
+        """The lines and the names index: from the build cache (judge/build_cache.py: the index
+        pickled, the lines decompressed, a fraction of a second) or built from the table's file
+        (seconds: every line decoded, 28,000 words indexed for typos) and kept there for the next
+        start. The key is the table's bytes and the code that reads it."""
+        key = cache_key(self.directory)
+        built = False
+
+        def build_into(folder: Path) -> None:
+            nonlocal built
+            self._build()
+            built = True
+            self._rows.save(folder / CACHED_LINES)
+            with open(folder / CACHED_INDEX, "wb") as fh:
+                pickle.dump({"index": self.index, "offsets": self._rows.offsets, "aliases": self.aliases,
+                             "skipped": self.skipped, "version": self.version}, fh, protocol=build_cache.PROTOCOL)
+
+        with build_cache.directory("carte", key, build_into, "indice delle carte",
+                                   ready=lambda p: (p / CACHED_INDEX).exists(), keep=2) as folder:
+            if built:
+                return
+            if folder is None or not self._restore(folder):
+                self._build()
+
+    def _restore(self, folder: Path) -> bool:
+        """What ``_load`` kept in ``folder``; False when it cannot be read (then it is built)."""
+        enabled = gc.isenabled()
+        gc.disable()  # many small objects: no collection while they load
+        try:
+            with open(folder / CACHED_INDEX, "rb") as fh:
+                state = pickle.load(fh)
+            self._rows = _Lines.reading(folder / CACHED_LINES, state["offsets"])
+        except Exception:  # a truncated or older entry: build instead
+            return False
+        finally:
+            if enabled:
+                gc.enable()
+        self.index, self.aliases, self.skipped, self.version = (state["index"], state["aliases"], state["skipped"],
+                                                                state["version"])
+        return True
+
+    def _build(self) -> None:
+        self._rows = _Lines()
+        self.skipped = []
+        self._digest = hashlib.blake2b(digest_size=8)
+        self._parts: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}  # multi-part faces, while reading
+        self.index = NameIndex(self._with_aliases(list(self._read())))
+        self.version = self._digest.hexdigest()
 
     def _read(self):
         """Each face's names, in row order, as the lines are stored (for the index)."""
@@ -197,9 +267,44 @@ class CardTable:
                 self.skipped.append(lineno)
                 continue
             self._digest.update(line)
-            self._rows.add(line)
+            row = self._rows.add(line)
+            if len(face.names) > 1:
+                self._parts[row] = (face.name, face.name_it, face.names)
             yield tuple(n for n, _ in face.names_by_lang())
         self._rows.close_writing()
+
+    def _with_aliases(self, rows: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """Each row's names, then the other ways people write them (``aliases``):
+
+        - a multi-part card by its whole name, «Fire // Ice», «Brazen Borrower // Petty Theft»,
+          «Delver of Secrets // Insectile Aberration» (on its first part, the face whose page shows
+          the others), and in Italian when every part has an Italian name («Fuoco // Ghiaccio»);
+        - a possessive without its apostrophe, «Yawgmoths Will» («Yawgmoth's Will» is «yawgmoth s
+          will» as a key: the missing apostrophe is a missing word, not a typo the speller sees)."""
+        for row, names in enumerate(rows):  # the face's own names only (position 0 is the English)
+            bare = [(_POSSESSIVE.sub("s", n), n, "en" if i == 0 else "it") for i, n in enumerate(names)
+                    if _POSSESSIVE.search(n)]
+            if bare:
+                self._add_aliases(rows, row, bare)
+        italian = {name: name_it for name, name_it, _ in self._parts.values() if name_it}
+        for row, (name, _, whole) in self._parts.items():
+            if name == whole[0]:
+                extra = [(" // ".join(whole), " // ".join(whole), "en")]
+                if all(p in italian for p in whole):
+                    it = " // ".join(italian[p] for p in whole)
+                    extra.append((it, it, "it"))
+                self._add_aliases(rows, row, extra)
+        del self._parts
+        return rows
+
+    def _add_aliases(self, rows: list[tuple[str, ...]], row: int, extra: list[tuple[str, str, str]]) -> None:
+        """(name the index keys, name shown, language) after the row's names."""
+        rows[row] = rows[row] + tuple(key for key, _, _ in extra)
+        self.aliases.setdefault(row, []).extend((shown, lang) for _, shown, lang in extra)
+
+    def names_of(self, row: int) -> list[tuple[str, str]]:
+        """A row's names as the index holds them, by position: the face's own, then its aliases."""
+        return self.face(row).names_by_lang() + self.aliases.get(row, [])
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -276,6 +381,20 @@ def default_directory() -> Path:
     return Path(env) if env else CARDS_DIR
 
 
+def cache_key(directory: Path) -> str:
+    """The build cache's key of a table: its bytes and the code that reads it."""
+    return build_cache.digest(build_cache.code_digest("cards", "search"), build_cache.file_digest(directory / CARDS_FILE))
+
+
+def in_cache(directory: Path | None = None) -> bool:
+    """Whether the build cache holds the index of this table (a start then reads it at once)."""
+    path = Path(directory or default_directory()).resolve()
+    try:
+        return build_cache.has("carte", cache_key(path))
+    except OSError:  # no table
+        return True
+
+
 def load_table(directory: Path | None = None) -> CardTable:
     """The table of ``directory`` (default: ``default_directory()``), read once per process.
     ``FileNotFoundError`` when the folder has no table."""
@@ -303,3 +422,10 @@ def _give_back_memory() -> None:
 
 def is_loaded(directory: Path | None = None) -> bool:
     return Path(directory or default_directory()).resolve() in _tables
+
+
+if __name__ == "__main__":  # python -m judge.cards.table [FOLDER]: build_cache.build_beside's process
+    try:
+        load_table(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
+    except OSError:
+        pass

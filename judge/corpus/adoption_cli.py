@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -153,26 +154,41 @@ def adotta(root: Path, edizione_id: str, prova: bool) -> None:
 @edizione.command("controlla")
 @click.option("--pagina", envvar="JUDGE_RULES_PAGE", default=None,
               help="Indirizzo della pagina ufficiale delle regole (predefinito: JUDGE_RULES_PAGE o quella di Wizards).")
-@click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa per ogni richiesta.")
+@click.option("--pagina-documenti", "documents_page", envvar="JUDGE_DOCUMENTS_PAGE", default=None,
+              help="Pagina dei documenti dei tornei (MTR, IPG, JAR); predefinita: JUDGE_DOCUMENTS_PAGE, altrimenti "
+                   "la stessa di --pagina se indicata, altrimenti quella di Wizards.")
+@click.option("--timeout", default=30.0, show_default=True, help="Secondi di attesa al più per la rete, ogni volta.")
+@click.option("--scadenza", default=120.0, show_default=True,
+              help="Secondi per tutto il controllo (pagine e file, regole e documenti): oltre, si ferma con un errore.")
+@click.option("--host", "hosts", multiple=True, envvar="JUDGE_RULES_HOSTS",
+              help="Host da cui possono venire i file, oltre a quello della pagina (ripetibile; env "
+                   "JUDGE_RULES_HOSTS, separati da spazi). Solo indirizzi http(s) di questi host si "
+                   "seguono, collegamenti e rinvii compresi.")
 @click.pass_obj
-def controlla(root: Path, pagina: str | None, timeout: float) -> None:
+def controlla(root: Path, pagina: str | None, documents_page: str | None, timeout: float, scadenza: float,
+              hosts: tuple[str, ...]) -> None:
     """Per un job quotidiano: cerca sulla pagina ufficiale il file TXT del Regolamento; se è
     un'edizione che il progetto non ha (o il file ufficiale di una copia non verificata), lo
-    scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione. Non cambia l'edizione
-    in vigore. Esce con 0 se non c'è niente di nuovo, 3 se c'è un file nuovo, 1 in caso di errore."""
+    scarica in rules_en/in-arrivo/ e dice che cosa richiede la sua adozione; lo stesso per i file
+    dell'MTR, dell'IPG e di JAR (in tornei_en/in-arrivo/). Non cambia l'edizione in vigore. Esce
+    con 0 se non c'è niente di nuovo, 3 se c'è un file nuovo, 1 in caso di errore."""
     from judge.corpus.adoption import needs
     from judge.corpus.edition_watch import DEFAULT_PAGE, WatchError, check_for_edition
     from judge.corpus.rules_en import parse_edition
+    from judge.tournament.cli import watch_documents
 
     page = pagina or DEFAULT_PAGE
+    until = time.monotonic() + scadenza          # one deadline for the whole check
+    documents_new = watch_documents(root, documents_page or pagina, timeout, deadline=scadenza, hosts=hosts)
     try:
-        report = check_for_edition(root / "rules_en", page, timeout)
+        report = check_for_edition(root / "rules_en", page, timeout, deadline=max(0.0, until - time.monotonic()),
+                                   hosts=hosts)
     except WatchError as exc:
         _fail(f"Controllo non riuscito: {exc}.")
     click.echo(f"{page}: {report.url} (edizione {report.edition}, {report.size} byte, sha256 {report.sha256}).")
     if report.status == "nessuna novità":
         click.echo("Nessuna novità: il progetto ha già questa edizione.")
-        sys.exit(0)
+        sys.exit(3 if documents_new else 0)
     corpus = _load(root)
     staged = parse_edition(report.staged)
     editions = [e for e in corpus.editions if e.id != staged.id] + [staged]

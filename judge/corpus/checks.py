@@ -154,12 +154,17 @@ def _outdated_finding(why: Outdated, sec, r: SourceRule, corpus: Corpus) -> Find
     return Finding(WARNING, why.code, sec.path.name, r.line, r.number, message, tuple(related))
 
 
+def findings_key(corpus: Corpus) -> str:
+    """The build cache's key of the findings of ``corpus``."""
+    return build_cache.digest(build_cache.code_digest("corpus"), corpus.content_hash)
+
+
 def corpus_findings(corpus: Corpus) -> list[Finding]:
     """The findings of ``corpus``, computed once per corpus (kept in the build cache, with the
     translation's report, while the corpus files are unchanged)."""
     cached = getattr(corpus, "_findings", None)
     if cached is None:
-        key = build_cache.digest(build_cache.code_digest("corpus"), corpus.content_hash)
+        key = findings_key(corpus)
 
         def build():
             return check(corpus), translation_report(corpus) if corpus.translation else None
@@ -177,3 +182,12 @@ def warnings_by_rule(findings: list[Finding]) -> dict[str, list[Finding]]:
         if f.rule and f.level == WARNING:
             out.setdefault(f.rule, []).append(f)
     return out
+
+
+if __name__ == "__main__":  # python -m judge.corpus.checks RULES_IT RULES_EN: build_cache.build_beside's process
+    import sys
+    from pathlib import Path
+
+    from judge.corpus import load_corpus
+
+    corpus_findings(load_corpus(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -125,6 +125,11 @@ def verifica(as_json: bool) -> None:
     # The card table is data with its own provenance, checked beside the rules (judge.cards.checks).
     card_findings = check_table(default_directory(), corpus)
     findings += card_findings
+    # The tournament documents (MTR, IPG, JAR) and their translation (judge.tournament.checks).
+    from judge.tournament.checks import tournament_findings
+
+    tournament, tournament_summary = tournament_findings(rule_exists=corpus.__contains__)
+    findings += tournament
     errors = [f for f in findings if f.level == ERROR]
     if as_json:
         import json
@@ -138,6 +143,7 @@ def verifica(as_json: bool) -> None:
 
         click.echo(translation_report(corpus).summary())
     click.echo(summary(default_directory(), card_findings))
+    click.echo(tournament_summary)
     occurrences = sum(len(r.occurrences) for r in refs)
     flagged = sum(1 for f in ref_findings if f.code != "riferimento-storico-inesistente")
     click.echo(f"Riferimenti a regole del progetto: {len(refs)} numeri in {occurrences} punti, {flagged} da sistemare.")

@@ -43,9 +43,18 @@ def summary(counts: dict[str, int], renumbered: dict[str, int]) -> str:
 @click.argument("nuova")
 @click.option("--sezione", help="Solo una sezione (es. 704) o un capitolo (es. 7), prima o dopo gli spostamenti.")
 @click.option("--json", "as_json", is_flag=True, help="Risultato in JSON (come /api/modifiche).")
-def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool) -> None:
-    """Regole aggiunte, rimosse, modificate e spostate tra due edizioni inglesi (AAAAMMGG)."""
+@click.option("--documento", type=click.Choice(["mtr", "ipg", "jar"]), default=None,
+              help="Un documento dei tornei invece del Regolamento (es. --documento mtr 20251110 20260227).")
+def diff(vecchia: str, nuova: str, sezione: str | None, as_json: bool, documento: str | None) -> None:
+    """Regole aggiunte, rimosse, modificate e spostate tra due edizioni inglesi (AAAAMMGG); con
+    --documento, le sezioni e i paragrafi cambiati tra due edizioni dell'MTR, dell'IPG o di JAR."""
     from judge.corpus.diff import count_changes, diff_editions, glossary_changes, heading_changes
+
+    if documento:
+        from judge.tournament.cli import print_diff
+
+        print_diff(documento, vecchia, nuova, sezione, as_json)
+        return
 
     corpus = _load()
     old, new = _edition(corpus, vecchia), _edition(corpus, nuova)
@@ -106,9 +115,15 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
         found.append({"start": c.start, "end": c.end, "text": c.text,
                       "numbers": [resolve(n, corpus, edition).to_dict() for n in c.numbers]})
     problems = sum(1 for span in found for n in span["numbers"] if n["now"] is None)
+    # The tournament documents' sections cited («IPG 2.1», «MTR 4.2»: judge/tournament/citations.py).
+    from judge.tournament.citations import find_document_citations
+    from judge.tournament.loading import section_exists
+
+    documents = [{"start": c.start, "end": c.end, "text": c.text, "document": c.doc, "section": c.section,
+                  "citation": c.label} for c in find_document_citations(text, exists=section_exists)]
     if as_json:
-        click.echo(json.dumps({"edition": edition.id, "in_force": corpus.in_force.id, "spans": found},
-                              ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"edition": edition.id, "in_force": corpus.in_force.id, "spans": found,
+                               "documents": documents}, ensure_ascii=False, indent=2))
         sys.exit(1 if problems else 0)
     click.echo(f"Citazioni lette nell'edizione {edition.id}"
                + ("" if edition is corpus.in_force else f", riportate all'edizione in vigore {corpus.in_force.id}") + ":")
@@ -117,7 +132,9 @@ def collega(file, edizione: str | None, as_json: bool) -> None:
             target = f" → {n['now']}" if n["now"] and n["now"] != n["number"] else ""
             notice = f": {n['notice']}" if n["notice"] else ""
             click.echo(f"  {n['number']}{target} ({n['status']}){notice}")
-    if not found:
+    if documents:
+        click.echo("Documenti dei tornei citati: " + ", ".join(d["citation"] for d in documents) + ".")
+    if not found and not documents:
         click.echo("  nessuna citazione trovata.")
     sys.exit(1 if problems else 0)
 

@@ -60,6 +60,7 @@ class Text:
     edition: str | None = None  # translation: the English edition it translates
     current: bool = True  # translation: the English it translates is still the one in force
     verified: bool = True  # English: the edition's copy is the published file (rules_en/edizioni.tsv)
+    in_force: dt.date | None = None  # translation: the date of the edition in force, when it translates its text
 
     def __post_init__(self) -> None:
         if not self.layer:
@@ -67,9 +68,13 @@ class Text:
 
     @property
     def label(self) -> str:
-        """«Inglese ufficiale · 25 settembre 2026», «Traduzione del progetto · 19 giugno 2026» (the
-        English edition it translates), «Testo della comunità · 23 novembre 2024» (the wiki's update)."""
+        """«Inglese ufficiale · 25 settembre 2026»; «Traduzione del progetto · traduce il testo in vigore,
+        25 settembre 2026» when the English it translates is the one in force, whichever edition it was
+        written for, else «Traduzione del progetto · 19 giugno 2026» (the English edition it translates,
+        now changed); «Testo della comunità · 23 novembre 2024» (the wiki's update)."""
         name = LAYER_NAMES[self.layer]
+        if self.layer == "traduzione" and self.current and self.in_force:
+            return f"{name} · traduce il testo in vigore, {italian_date(self.in_force)}"
         return f"{name} · {italian_date(self.date)}" if self.date else name
 
 
@@ -273,7 +278,8 @@ class Corpus:
                        if date else "Traduzione non ufficiale del progetto judge")
             if current and edition != en.id:
                 version += ", il cui testo è invariato nell'edizione in vigore"
-            return Text("it", value, examples, version, date, path.name, line, "traduzione", edition, current)
+            return Text("it", value, examples, version, date, path.name, line, "traduzione", edition, current,
+                        in_force=en.date if current else None)
 
         for tf in self.translation:
             if tf.kind == "capitoli":

@@ -34,6 +34,7 @@ from judge.corpus.findings import ERROR, WARNING, Finding
 from judge.corpus.lineage import Lineage
 from judge.corpus.numbers import sort_key
 from judge.corpus.rules_en import Edition
+from judge.corpus.text_dates import DATE_EN_DMY, DATE_EN_MDY, DATE_IT, MONTHS_EN, MONTHS_IT
 from judge.corpus.trace import full_text
 from judge.corpus.translation import english_hash
 
@@ -66,14 +67,7 @@ NUMBER = re.compile(r"(?<![\w.])(?P<num>[1-9]\d{2}\.[1-9]\d{0,2}[a-z]{0,2})(?![\
 NAME_NUMBER = re.compile(r"(?<![0-9])(?P<num>[1-9]\d{2}_[1-9]\d{0,2}[a-z]{0,2})(?=_|$)")
 _NO_REFERENCE = "riferimenti: nessuno"
 _FILE_MARKER = re.compile(r"riferimenti:\s*edizion[ei]\s+(?P<ids>\d{8}(?:[\s,]+\d{8})*)")
-_MONTHS_IT = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
-              "settembre", "ottobre", "novembre", "dicembre")
-_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-              "october", "november", "december")
 _EDITION_ID = re.compile(r"(?<!\d)(20\d{6})(?!\d)")
-_DATE_IT = re.compile(rf"\b(\d{{1,2}})\s+({'|'.join(_MONTHS_IT)})\s+(20\d\d)\b", re.IGNORECASE)
-_DATE_EN_DMY = re.compile(rf"\b(\d{{1,2}})\s+({'|'.join(_MONTHS_EN)})\s+(20\d\d)\b", re.IGNORECASE)
-_DATE_EN_MDY = re.compile(rf"\b({'|'.join(_MONTHS_EN)})\s+(\d{{1,2}}),\s+(20\d\d)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -127,12 +121,12 @@ def holder_paths(root: Path) -> list[tuple[Path, str]]:
 def editions_named(line: str) -> tuple[str, ...]:
     """The edition ids a line names, by id or by date, in order."""
     found: list[str] = list(_EDITION_ID.findall(line))
-    for d, m, y in _DATE_IT.findall(line):
-        found.append(f"{y}{_MONTHS_IT.index(m.lower()) + 1:02d}{int(d):02d}")
-    for d, m, y in _DATE_EN_DMY.findall(line):
-        found.append(f"{y}{_MONTHS_EN.index(m.lower()) + 1:02d}{int(d):02d}")
-    for m, d, y in _DATE_EN_MDY.findall(line):
-        found.append(f"{y}{_MONTHS_EN.index(m.lower()) + 1:02d}{int(d):02d}")
+    for d, m, y in DATE_IT.findall(line):
+        found.append(f"{y}{MONTHS_IT.index(m.lower()) + 1:02d}{int(d):02d}")
+    for d, m, y in DATE_EN_DMY.findall(line):
+        found.append(f"{y}{MONTHS_EN.index(m.lower()) + 1:02d}{int(d):02d}")
+    for m, d, y in DATE_EN_MDY.findall(line):
+        found.append(f"{y}{MONTHS_EN.index(m.lower()) + 1:02d}{int(d):02d}")
     return tuple(dict.fromkeys(found))
 
 

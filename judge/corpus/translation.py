@@ -123,7 +123,7 @@ class TranslationFile:
     entries: list[TranslatedEntry] = field(default_factory=list)
 
 
-def _paragraphs(body: list[str], first_line: int):
+def paragraph_blocks(body: list[str], first_line: int):
     para: list[str] = []
     start = first_line
     for offset, line in enumerate(body):
@@ -138,7 +138,7 @@ def _paragraphs(body: list[str], first_line: int):
         yield start, para
 
 
-def _take_stamp(lines: list[str], path: Path, line: int) -> tuple[list[str], Stamp | None]:
+def take_stamp(lines: list[str], path: Path, line: int) -> tuple[list[str], Stamp | None]:
     stamps = [i for i, s in enumerate(lines) if s.strip().startswith("<!--")]
     if not stamps:
         return lines, None
@@ -172,8 +172,8 @@ def parse_translation_file(path: Path) -> TranslationFile:
         except RuleNumberError:
             raise SourceFormatError(path, 2, f"metadato 'sezione' mancante o non valido: «{section}»") from None
         tf.section = section
-    for line, para in _paragraphs(body, first_line):
-        lines, stamp = _take_stamp(para, path, line)
+    for line, para in paragraph_blocks(body, first_line):
+        lines, stamp = take_stamp(para, path, line)
         if not lines:
             raise SourceFormatError(path, line, "marcatore senza testo")
         head = lines[0].strip()

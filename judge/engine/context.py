@@ -5,8 +5,20 @@ from __future__ import annotations
 import pickle
 import random
 
+from judge.engine import italian
 from judge.engine.events import Event
 from judge.engine.state import State
+
+
+# Events after which every characteristic is what it was (the changes they report are not read
+# by the layers, or are made by the primitive operations that touch the state themselves).
+# tests/engine/test_layers_cache.py checks every library scenario against a fresh computation.
+SAME_CHARACTERISTICS = frozenset((
+    "priority", "no_priority", "step", "skip_step", "step_to_stop", "trigger", "trigger_order",
+    "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
+    "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
+    "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
+    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness"))
 
 
 class NeedDecision(Exception):
@@ -26,16 +38,24 @@ class Ctx:
         self.s = state
         self.events: list[Event] = []
         self.phased_in: list | None = None   # phased-in permanents during one SBA check
+        self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
         # A point to go back to is saved (``savepoint``): a choice halfway through may be asked.
         self.replay_ok = False
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
+        # The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
+        # name with their controller (a permanent that just left keeps its last name), «ad»,
+        # articulated prepositions.
+        if objects:
+            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
+        text = italian.tidy(text)
         ev = Event(rules=list(rules), text=text, kind=kind, objects=list(objects),
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
-        self.s.touch()          # whatever happened may change a characteristic (613)
+        if kind not in SAME_CHARACTERISTICS:
+            self.s.touch()      # what happened may change a characteristic (613)
         return ev
 
     def ask(self, decision: dict, replay: bool = False):

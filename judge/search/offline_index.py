@@ -1,40 +1,56 @@
 """The offline search index: a compact, prebuilt index of the edition in force that a phone keeps
-with the offline copy (judge/web/offline.py serves it as a file; static/js/ricerca-offline.js reads it).
+with the offline copy (judge/web/offline.py serves it as a file; static/js/ricerca-offline.js
+searches it).
 
-It holds the same documents as the server's index (``index.documents``) analysed by the same
-analyzers (Italian stems, accents folded, the Italian stemmer ported to the browser in
-static/js/radici.js and checked against this one by a browser test), with one precomputed BM25
-weight per (term, document): the browser adds them up, nothing more. Its answers are simpler
-than the server's (no typo correction, no phrases, no coverage of synonyms by field): the offline
-page says so.
+It is the server's ranking, computed ahead: for every term the server can look up in a language's
+fields, its score in every document, taken from the server's own scorer (``query.FIELDS``, BM25F
+over body, context, examples, other Italian text, analytic index entries and titles); for every
+glossary term of several words, the score of the server's phrase query. The browser adds these up
+unit by unit and applies what the server applies after (judge/search/query.py): coverage of the
+query's units, the Italian boost, rules that are only a name ranked lower unless named, and the
+lead that analytic index headwords and jargon give their rules (judge/search/headwords.py). So
+«layer», «livelli», «ETB», «SBA» give offline the first answers they give online. What it leaves
+out (typo correction, phrases in quotes, AND/OR/NOT, filters, the quick answer) the offline page
+says.
 
 Format (JSON):
 
-- ``regole``: rule numbers in corpus order; documents point into it by position;
-- ``termini``: {"it": {stem: postings}, "en": {...}}; postings are "pos:weight" pairs separated by
-  spaces, positions delta-coded, both in base 36 (the file is a third smaller than plain lists);
-- ``inglese``: folded English word -> its stem (the browser has no English stemmer);
-- ``concetti``: the search glossary's concepts, each a list of [language, stems] terms, and
-  ``sinonimi``: folded term (one to four words) -> concept ids;
-- ``parole_vuote``: the stop words both analyzers drop.
+- ``regole``: rule numbers in corpus order. A *document* is a rule in one language, numbered
+  ``2 × position + (0 Italian, 1 English)``, as the server has one document per rule and language;
+- ``termini``: {"it": {key: postings}, "en": {...}}; a key is a stem, or the stems of a glossary
+  term joined by spaces; postings are "document:score" pairs separated by spaces, documents
+  delta-coded, both in base 36, scores on a log scale (``pesi``: score = exp(n / passi − scarto));
+- ``inglese``: folded English word -> its stem (the browser has no English stemmer; a word not
+  listed is its own stem);
+- ``glossario``: the server's glossary matcher (judge/search/glossary.py): ``radici`` {"it"|"en":
+  {stems: concept ids}}, ``forme`` {folded words: concept ids}, ``parole``: the longest term in
+  stems; ``concetti``: each concept's terms as [language, key];
+- ``rubriche``: the headwords (judge/search/headwords.py): {"it"|"en": {stems: {headword as
+  written, folded: {rule position: entries}}}};
+- ``solo_nome``: documents whose text is only a name, ``nomi``: such a name (folded words) -> its
+  documents;
+- ``forza_costituzione``: what power/toughness notation («2/2», «X/X») also means, as words (the
+  server's weaker second reading), postings as above;
+- ``pesi``: the server's weights (query.py, layout.py) and the scores' scale, ``parole_vuote``: the
+  stop words.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+
+import numpy as np
 
 from judge.corpus import Corpus
 from judge.search.analysis import ALL_STOPS, terms, words
-from judge.search.glossary import get_glossary
-from judge.search.index import documents
+from judge.search.layout import ITALIAN_BOOST
+from judge.search.query import FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine, _field_query
+from judge.search.scoring import O, T
 
-FORMAT = 1
-# Where a term counts, and how much (the server's weights, judge/search/query.py).
-FIELDS = {"body": 1.0, "title": 0.8, "index": 0.5, "examples": 0.15, "alt": 0.5, "terms": 0.8}
-K1, B = 1.2, 0.75
-SCALE = 10  # weights are stored as integers: tenths
-MAX_CONCEPT_WORDS = 4
+FORMAT = 2
+# Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
+# made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
+STEPS, OFFSET = 100, 7.0
 
 
 def _b36(n: int) -> str:
@@ -47,78 +63,96 @@ def _b36(n: int) -> str:
             return out
 
 
-def _field_terms(doc: dict, lang: str) -> Counter:
-    tf: Counter = Counter()
-    for name, weight in FIELDS.items():
-        key = f"{name}_{lang}" if name != "alt" else "alt_it"
-        if name == "alt" and lang != "it":
-            continue
-        text = doc.get(key)
-        if text:
-            for t in terms(text, lang):
-                tf[t] += weight
-    return tf
+def _encode(docs: np.ndarray, scores: np.ndarray, doc_id: np.ndarray) -> str:
+    pairs = sorted((int(doc_id[d]), float(s)) for d, s in zip(docs, scores))
+    prev, parts = 0, []
+    for d, s in pairs:
+        w = int(round(STEPS * (math.log(s) + OFFSET))) if s > 0 else 0
+        if w > 0:
+            parts.append(f"{_b36(d - prev)}:{_b36(w)}")
+            prev = d
+    return " ".join(parts)
 
 
-def build(corpus: Corpus) -> dict:
+def build(corpus: Corpus, engine: Engine) -> dict:
+    """The offline index of ``corpus``, from ``engine`` (the server's, open on the same corpus)."""
+    sc = engine.scorer
     numbers = list(corpus.numbers)
     position = {n: i for i, n in enumerate(numbers)}
-    per_lang: dict[str, list[tuple[int, Counter, int]]] = {"it": [], "en": []}
-    english: dict[str, str] = {}
-    for doc in documents(corpus):
-        lang = doc["lang"]
-        tf = _field_terms(doc, lang)
-        length = len(terms(doc.get(f"body_{lang}", ""), lang)) or 1
-        per_lang[lang].append((position[doc["number"]], tf, length))
-        if lang == "en":
-            for w in words(doc.get("body_en", "")):
-                if w not in english and not w.isdigit():
-                    s = terms(w, "en")
-                    if s and s[0] != w:
-                        english[w] = s[0]
+    doc_id = np.array([2 * position[f["number"]] + (f["lang"] == "en") for f in sc.stored], dtype=np.int64)
     index: dict[str, dict[str, str]] = {}
-    for lang, docs in per_lang.items():
-        n = len(docs)
-        avg = sum(length for _, _, length in docs) / max(n, 1)
-        df: Counter = Counter()
-        for _, tf, _ in docs:
-            df.update(tf.keys())
-        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for pos, tf, length in docs:
-            norm = K1 * (1 - B + B * length / avg)
-            for t, f in tf.items():
-                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
-                w = round(SCALE * idf * f * (K1 + 1) / (f + norm))
-                if w > 0:
-                    postings[t].append((pos, w))
-        encoded = {}
-        for t, plist in postings.items():
-            plist.sort()
-            prev, parts = 0, []
-            for pos, w in plist:
-                parts.append(f"{_b36(pos - prev)}:{_b36(w)}")
-                prev = pos
-            encoded[t] = " ".join(parts)
-        index[lang] = encoded
-    concepts, synonyms = _concepts(corpus)
+    for lang, fields in FIELDS.items():
+        vocabulary = sorted({t for name, _ in fields for t in sc.terms(name)})
+        out = index[lang] = {}
+        for term in vocabulary:
+            docs, scores = sc._fields(fields, (term,))
+            encoded = _encode(docs, scores, doc_id)
+            if encoded:
+                out[term] = encoded
+    glossary = engine.glossary
+    concepts = []
+    for c in glossary.concepts:
+        keys = []
+        for lang, seq in dict.fromkeys(glossary.analysed(c.id)):
+            key = " ".join(seq)
+            if len(seq) > 1 and key not in index[lang]:
+                scores = sc.scores(_field_query(lang, list(seq), 1.0))
+                docs = np.flatnonzero(scores > 0)
+                index[lang][key] = _encode(docs, scores[docs], doc_id)
+            keys.append([lang, key])
+        concepts.append(keys)
+    stems: dict[str, dict[str, list[int]]] = {"it": {}, "en": {}}
+    for (lang, seq), ids in glossary._index.items():
+        stems[lang][" ".join(seq)] = sorted(ids)
+    headwords: dict[str, dict] = {"it": {}, "en": {}}
+    for (lang, seq), by_heading in engine.headwords.counts.items():
+        headwords[lang][" ".join(seq)] = {h: {str(position[n]): k for n, k in counts.items()}
+                                          for h, counts in by_heading.items()}
+    layout = engine.layout
+    meaning = [T(f"body_{lang}", t, W_PT_MEANING) for lang, ws in PT_WORDS.items() for w in ws for t in terms(w, lang)]
+    pt = sc.scores(O(tuple(meaning)))
+    pt_docs = np.flatnonzero(pt > 0)
     return {
         "formato": FORMAT,
         "edizione": corpus.in_force.id,
         "versione": corpus.content_hash,
         "regole": numbers,
         "termini": index,
-        "inglese": english,
-        "concetti": concepts,
-        "sinonimi": synonyms,
+        "inglese": _english_stems(corpus, glossary, engine.headwords),
+        "glossario": {
+            "radici": stems,
+            "forme": {" ".join(k): sorted(ids) for k, ids in glossary.surface_terms().items()},
+            "parole": glossary.max_len,
+            "concetti": concepts,
+        },
+        "rubriche": headwords,
+        "solo_nome": sorted(int(doc_id[d]) for d in np.flatnonzero(layout.heading_only)),
+        "nomi": {name: sorted(int(doc_id[d]) for d in docs) for name, docs in layout.named.items()},
+        "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
+        "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "passi": STEPS, "scarto": OFFSET},
         "parole_vuote": sorted(ALL_STOPS),
     }
 
 
-def _concepts(corpus: Corpus) -> tuple[list, dict[str, list[int]]]:
-    """The glossary's concepts as the server searches them (every term in both analyzers), and which
-    typed terms name each (folded, up to four words: a phone matches them exactly)."""
-    glossary = get_glossary(corpus=corpus)
-    concepts = [[[lang, list(seq)] for lang, seq in glossary.analysed(c.id)] for c in glossary.concepts]
-    synonyms = {" ".join(key): sorted(ids) for key, ids in glossary.surface_terms().items()
-                if len(key) <= MAX_CONCEPT_WORDS}
-    return concepts, synonyms
+def _english_stems(corpus: Corpus, glossary, headwords) -> dict[str, str]:
+    """Folded English words whose stem differs from them: the rules' words, the glossary's and the
+    headwords' (what a query may be made of)."""
+    texts: list[str] = []
+    for n in corpus.numbers:
+        r = corpus.rules[n]
+        if r.en is not None:
+            texts += [r.en.text, *r.en.examples]
+    texts += [t for c in glossary.concepts for t in c.all_terms]
+    texts += [h for by_heading in headwords.counts.values() for h in by_heading]
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for text in texts:
+        for w in words(text):
+            if w in seen or w.isdigit():
+                continue
+            seen.add(w)
+            s = terms(w, "en")
+            if s and s[0] != w:
+                out[w] = s[0]
+    return dict(sorted(out.items()))
+

@@ -164,7 +164,8 @@ class Scorer:
         """The terms of a field (from the arrays in memory when there are, else from Whoosh)."""
         if self._flat is not None:
             return self._flat.terms(field)
-        return [t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.field_terms(field)]
+        with self._read_lock:               # the reader's file handles are shared: one at a time
+            return [t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.field_terms(field)]
 
     def _read(self, field: str, text: str) -> Postings:
         ids, tf, keys = read_lists(self.reader, self._positional, field, text)

@@ -122,10 +122,10 @@ class Speller:
     def _rank(self, word: str) -> tuple:
         return (word not in self.preferred, -self.freq.get(word, 0), word)
 
-    def near(self, word: str) -> dict[str, int]:
-        """Every vocabulary word within ``max_distance(word)`` of ``word`` (itself included, at 0,
-        when it is a vocabulary word), with its distance."""
-        limit = max_distance(word)
+    def near(self, word: str, limit: int | None = None) -> dict[str, int]:
+        """Every vocabulary word within ``limit`` (default ``max_distance(word)``) of ``word`` (itself
+        included, at 0, when it is a vocabulary word), with its distance."""
+        limit = max_distance(word) if limit is None else limit
         found: dict[str, int] = {word: 0} if word in self.freq else {}
         if not limit or len(word) > self.longest + limit:  # too long to be a typo of any known word
             return found

@@ -40,12 +40,14 @@ def database_url(env=os.environ) -> str | None:
 
 
 def open_store(where: str | os.PathLike, policy: Policy | None = None, pool_size: int = 10,
-               **kw) -> Store:
-    """A store at ``where``: a ``postgresql://`` URL, or a SQLite file path (``sqlite:///…`` too)."""
+               wait: bool = True, **kw) -> Store:
+    """A store at ``where``: a ``postgresql://`` URL, or a SQLite file path (``sqlite:///…`` too).
+    ``wait=False``: a database that does not answer yet is no error (the server starts without
+    it, judge/store/postgres.py)."""
     if is_postgres(where):
         from judge.store.postgres import PostgresStore
 
-        return PostgresStore(str(where), policy=policy, pool_size=pool_size, **kw)
+        return PostgresStore(str(where), policy=policy, pool_size=pool_size, wait=wait, **kw)
     from judge.store.sqlite import SQLiteStore
 
     path = str(where)

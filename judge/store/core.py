@@ -27,7 +27,7 @@ import threading
 import time
 import zlib
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from judge.store import pruning
 from judge.store.documents import (CorruptDocument, HistoryRow, StoreFull, StoreReadOnly,
@@ -35,6 +35,7 @@ from judge.store.documents import (CorruptDocument, HistoryRow, StoreFull, Store
 from judge.store.schema import ROW_OVERHEAD
 
 STATS_SECONDS = 5.0          # /salute reads the totals at most this often per process
+FULL_SECONDS = 60.0          # a save refused for want of space makes the store «pieno» this long
 READ_ONLY = ("L'archivio degli scenari è in sola lettura: puoi aprire gli scenari e le partite "
              "salvati, ma non salvarne di nuovi. Riprova più tardi.")
 FULL = ("L'archivio degli scenari è pieno: nessun nuovo salvataggio finché non si libera spazio "
@@ -84,9 +85,12 @@ class Store:
         self.clock = clock
         self.read_only = False
         self.problem: str | None = None        # why the store is read-only, for /salute and logs
-        self._stats: dict | None = None
+        self._stats: dict | None = None       # the totals /salute shows, and when they were read
         self._stats_at = 0.0
+        self._full_at: float | None = None     # when a save was last refused for want of space
         self._prune_lock = threading.Lock()
+        # Told the bytes each committed write added (the web layer's per-client byte budget).
+        self.on_growth: Callable[[int], None] | None = None
 
     # --- what a backend provides --------------------------------------------------------------
     @contextmanager
@@ -100,8 +104,15 @@ class Store:
     def _disk_bytes(self) -> int | None:
         return None
 
-    def _writable_now(self) -> bool:
+    def _check_writable(self) -> bool:
+        """Whether writes would be accepted now; StoreUnavailable when the store does not answer."""
         return not self.read_only
+
+    def _writable_now(self) -> bool:
+        try:
+            return self._check_writable()
+        except StoreUnavailable:
+            return False
 
     def integrity_check(self) -> str:
         return "ok"
@@ -190,26 +201,28 @@ class Store:
                 "partite": int(g or 0), "storia": int(h or 0), "byte": int(b or 0)}
 
     def stats(self, max_age: float = STATS_SECONDS) -> dict:
-        """For ``/salute``: backend, writability, counts, bytes, quota (read at most every
-        ``max_age`` seconds per process)."""
+        """For ``/salute``: backend, reachability and writability (asked each time), counts and
+        bytes (read at most every ``max_age`` seconds per process), quota, and ``pieno``: at the
+        quota, or a save refused for want of space in the last minute."""
         now = time.monotonic()
-        if self._stats is not None and now - self._stats_at < max_age:
-            return self._stats
         out: dict[str, Any] = {"backend": self.backend}
         try:
-            writable = self._writable_now()
-            out.update(self.totals())
-            out["byte_su_disco"] = self._disk_bytes()
+            writable = self._check_writable()
+            if self._stats is None or now - self._stats_at >= max_age:
+                totals = {**self.totals(), "byte_su_disco": self._disk_bytes()}
+                self._stats, self._stats_at = totals, now
+            out.update(self._stats)
             out["raggiungibile"] = True
         except StoreUnavailable as e:
             writable, out["raggiungibile"], out["errore"] = False, False, e.message
         out["scrivibile"] = writable
         out["quota"] = self.policy.quota or None
-        if out.get("byte") is not None and self.policy.quota:
-            out["pieno"] = out["byte"] >= self.policy.quota
+        at_quota = bool(self.policy.quota and out.get("byte") is not None and out["byte"] >= self.policy.quota)
+        out["pieno"] = at_quota or (self._full_at is not None and now - self._full_at < FULL_SECONDS)
+        if out["pieno"] and out["raggiungibile"]:
+            out["errore"] = FULL
         if not writable and out["raggiungibile"]:
             out["errore"] = self.problem or READ_ONLY
-        self._stats, self._stats_at = out, now
         return out
 
     # --- writing, with the quota ---------------------------------------------------------------
@@ -233,11 +246,17 @@ class Store:
                                (delta.documents, delta.games, delta.history, delta.bytes,
                                 random.randrange(self.shards)))
                 self._stats = None
+                if delta and delta.bytes > 0 and self.on_growth is not None:
+                    self.on_growth(delta.bytes)
                 return
             except _OverQuota:
                 if attempt:
+                    self._full_at = time.monotonic()
                     raise StoreFull(FULL) from None
                 self.prune(by_age=False)
+            except StoreFull:               # the disk itself (judge/store/sqlite.py)
+                self._full_at = time.monotonic()
+                raise
         raise AssertionError("unreachable")
 
     def prune(self, by_age: bool = True) -> pruning.Report:

@@ -15,12 +15,11 @@ from judge import ROOT
 from judge.corpus import Corpus, Rule, load_corpus
 from judge.web import card_links, render
 from judge.web.analytic_index import selected
-from judge.web.cache import cached
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
-from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, link_report, too_long_message
+from judge.web.json_body import read_json
+from judge.web.linker import MAX_LINKER_CHARS, as_html, as_markdown, edition_hint, link_report, too_long_message
 from judge.corpus.pinned import resolve
-from judge.engine.validation import json_depth
-from judge.store.documents import lone_surrogate, surrogate_message
 from judge.web.changes import changes_payload, changes_request, last_change, old_text, parse_edition
 from judge.web.rules import (
     _not_found,
@@ -122,19 +121,8 @@ MAX_JSON_DEPTH = 8        # {"text": …, "edition": …} needs 1
 
 def _json_object():
     """(decoded JSON body, None) or (None, an Italian 4xx): invalid JSON is 400, JSON nested past
-    any sense (the parser would recurse a thousand levels) or holding a lone surrogate 422."""
-    try:
-        data = json.loads(request.get_data(cache=True))
-    except RecursionError:
-        return None, error_response(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.")
-    except ValueError:
-        return None, error_response(400, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
-    if json_depth(data, stop_above=MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        return None, error_response(422, f"JSON troppo annidato: il limite è {MAX_JSON_DEPTH} livelli.")
-    bad = lone_surrogate(data)
-    if bad is not None:
-        return None, error_response(422, surrogate_message(bad))
-    return data, None
+    any sense or holding a lone surrogate 422."""
+    return read_json(MAX_JSON_DEPTH, "Corpo JSON non valido: invia un oggetto {\"text\": \"...\"}.")
 
 
 def _linker_input():
@@ -163,6 +151,13 @@ def _linker_input():
     )
 
 
+def _hint_payload(hint) -> dict | None:
+    """A date the text writes and the edition in force then, when it is not the one read in."""
+    if hint is None:
+        return None
+    return {"written": hint.written, **edition_payload(hint.edition)}
+
+
 @bp.post("/collega")
 def collega():
     corpus = load_corpus()
@@ -178,8 +173,9 @@ def collega():
     if err:
         return err
     report = link_report(text, corpus, external=True, edition=edition)
+    cards = card_links.mentions(text)
     return jsonify({
-        "cards": [m.as_json() for m in card_links.mentions(text)],
+        "cards": [m.as_json() for m in cards],
         "text": text,
         "edition": edition_payload(edition or corpus.in_force),
         "edition_in_force": edition_payload(corpus.in_force),
@@ -198,9 +194,11 @@ def collega():
         ],
         "unknown": report.unknown,
         "notices": report.notices,
-        "markdown": as_markdown(report),  # the text with its citations as links, ready to paste
-        "html": as_html(report),
+        "suggested_edition": _hint_payload(edition_hint(text, corpus, edition)),
+        "markdown": as_markdown(report, cards),  # the text with its citations and cards as links, ready to paste
+        "html": as_html(report, cards),
         "limit": MAX_LINKER_CHARS,
+        "complete": report.complete,  # False: past MAX_LISTED_CITATIONS, a notice says so
     })
 
 
@@ -272,6 +270,7 @@ def edizioni():
 
 
 @bp.get("/openapi.json")
+@prepared()
 def openapi():
     spec = json.loads(OPENAPI_FILE.read_text(encoding="utf-8"))
     return Response(json.dumps(spec, ensure_ascii=False, indent=2), mimetype="application/json")

@@ -19,6 +19,7 @@ def register_blueprints(app: Flask) -> None:
     from judge.web.previews import bp as previews_bp
     from judge.web.offline import bp as offline_bp
     from judge.web.embed import bp as embed_bp
+    from judge.web.tournament import bp as tornei_bp
 
     app.register_blueprint(rules_bp)
     app.register_blueprint(index_bp)
@@ -29,6 +30,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(previews_bp)
     app.register_blueprint(offline_bp)
     app.register_blueprint(embed_bp)
+    app.register_blueprint(tornei_bp)
 
     from judge.web.simulator import bp as scenario_bp
 

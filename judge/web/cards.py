@@ -13,13 +13,14 @@ shown with its English one, texts are 2018 Oracle wording, rulings stop in Novem
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from judge.cards import lookup
+from judge.cards import lookup, types_it
 from judge.cards.names import MAX_NAME_CHARS, name_key
 from judge.cards.rules import card_rules, keyword_name
 from judge.cards.table import CardFace, is_loaded, load_table
@@ -107,17 +108,28 @@ def linked_text(face: CardFace) -> Markup:
     for m in pattern.finditer(text):
         info = rule_preview(phrases[m.group(1).lower()])
         out.append(str(escape(text[pos:m.start()])))
-        out.append(f'<a class="cit" href="{escape(info["url"])}" title="{escape(info["number"])} — '
-                   f'{escape(info["preview"])}">{escape(m.group(1))}</a>')
+        # data-anteprima: the preview every rule link has (static/js/anteprime.js), though the link
+        # names a keyword, not the rule's number.
+        out.append(f'<a class="cit" href="{escape(info["url"])}" data-anteprima="{escape(info["number"])}">'
+                   f'{escape(m.group(1))}</a>')
         pos = m.end()
     out.append(str(escape(text[pos:])))
     return Markup("".join(out).replace("\n", "<br>\n"))
 
 
+@bp.app_template_filter("data_iso")
+def iso_date_it(value: str | None) -> str:
+    """«1993-08-05» as «5 agosto 1993» (the table's dates are ISO); anything else as it is."""
+    try:
+        return render.date_it(dt.date.fromisoformat(value or ""))
+    except ValueError:
+        return value or ""
+
+
+@bp.app_template_filter("tipo_italiano")
 def type_line_it(face: CardFace) -> str:
-    """The type line with Italian words where the terminology has them («Creatura — Bear»)."""
-    left = " ".join((_italian(t) or t) for t in (*face.types, *face.supertypes))
-    return f"{left} — {' '.join(face.subtypes)}" if face.subtypes else left
+    """The type line as Italian cards print it («Creatura Leggendaria — Umano Mago»)."""
+    return types_it.italian_type_line(face.types, face.supertypes, face.subtypes, load_corpus())
 
 
 def card_payload(face: CardFace, external: bool = True) -> dict:
@@ -136,6 +148,7 @@ def card_payload(face: CardFace, external: bool = True) -> dict:
         "types": list(face.types),
         "subtypes": list(face.subtypes),
         "type_line": face.type_line,
+        "type_line_it": type_line_it(face),
         "power": face.power,
         "toughness": face.toughness,
         "loyalty": face.loyalty,
@@ -160,7 +173,7 @@ def card_payload(face: CardFace, external: bool = True) -> dict:
 def suggestion_payload(m: lookup.Match) -> dict:
     face = m.face
     return {"name": face.name, "name_it": face.name_it, "matched": m.name, "lang": m.lang,
-            "type_line": face.type_line, "mana_cost": face.mana_cost,
+            "type_line": face.type_line, "type_line_it": type_line_it(face), "mana_cost": face.mana_cost,
             "url": url_for("cards.carta", nome=face.slug),
             "api": url_for("cards.api_carta", nome=face.slug)}
 

@@ -253,3 +253,35 @@ def earlier_numbers(corpus: Corpus, number: str) -> list[HistoryEntry]:
     if len(corpus.editions) < 2:
         return []
     return [e for e in history(corpus, number)[:-1] if e.number != number or e.homonym]
+
+
+@dataclass(frozen=True)
+class NumberingSummary:
+    """The numbering history of a rule page in one sentence: the most recent run of editions in
+    which the rule had another number, or its number meant another rule (``earlier_numbers``), and
+    whether older editions differ again (the rule's history tells the rest)."""
+
+    first: Edition  # the run's oldest edition
+    last: Edition  # ... and its most recent
+    entry: HistoryEntry  # what the run's editions say (the same in all of them)
+    older: bool  # editions before the run with another numbering still
+
+    @property
+    def period(self) -> str:
+        if self.first is self.last:
+            return f"Nell'edizione del {italian_date(self.last.date)}"
+        return f"Dal {italian_date(self.first.date)} al {italian_date(self.last.date)}"
+
+
+def numbering_summary(entries: list[HistoryEntry]) -> NumberingSummary | None:
+    """One sentence for ``earlier_numbers``' entries (oldest first), or None when there are none."""
+    if not entries:
+        return None
+    last = entries[-1]
+    key = (last.number, last.homonym, last.homonym_now)
+    run = [last]
+    for e in reversed(entries[:-1]):
+        if (e.number, e.homonym, e.homonym_now) != key:
+            break
+        run.insert(0, e)
+    return NumberingSummary(run[0].edition, last.edition, last, older=len(run) < len(entries))

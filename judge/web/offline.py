@@ -7,11 +7,17 @@ device after one visit.
   fetches the new copy, drops the old one and tells the open pages;
 - ``/offline/regole-<version>.json``: every rule of the edition in force, Italian and English, with
   labels and names: the offline copy renders any rule page from it (static/js/offline.js);
-- ``/offline/ricerca-<version>.json``: the compact search index (judge/search/offline_index.py);
-- ``/offline/regola``, ``/offline/cerca``: the pages the service worker answers with, offline, for
-  a rule page or a search it has not kept (they render from the two files).
+- ``/offline/ricerca-<version>.json``: the search index, the server's scores computed ahead
+  (judge/search/offline_index.py);
+- ``/offline/glossario-<version>.json``: the glossary and what its search compares
+  (judge/web/offline_data.py);
+- ``/offline/regola``, ``/offline/cerca``, ``/offline/glossario``: the pages the service worker
+  answers with, offline, for a rule page, a search or a glossary search it has not kept (they
+  render from the files);
+- ``/offline/senza-rete/<pagina>``: what a page that needs the network (cards, simulator, linker)
+  answers offline: what it is, and what works without network.
 
-The two data files are built once per corpus version (in the build cache, shared by every server on
+The data files are built once per corpus version (in the build cache, shared by every server on
 the machine), compressed (brotli and gzip), linked into the instance folder and served from there as
 static files, immutable: their name holds the version.
 """
@@ -25,13 +31,15 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from judge import build_cache
 from judge.corpus import Corpus, italian_date, load_corpus
-from judge.web import compress, render
+from judge.web import compress, offline_data
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 
 try:
@@ -41,59 +49,36 @@ except ImportError:  # pragma: no cover - a dependency
 
 bp = Blueprint("offline", __name__)
 
-FORMAT = 1
 IMMUTABLE = "public, max-age=31536000, immutable"
 _lock = threading.Lock()
 
 
+# The code that writes the copy's files: a change to it is a new copy, as a new corpus is (else an
+# instance folder would keep files in the old format under the same name, for the new scripts).
+CODE = ("web/offline", "web/offline_data", "web/previews", "web/rules", "web/parts", "web/render", "search", "corpus")
+
+
 def version(corpus: Corpus) -> str:
-    """What names the offline copy: the edition in force and the corpus's content."""
-    return f"{corpus.in_force.id}-{corpus.content_hash}"
+    """What names the offline copy: the edition in force, the corpus's content and the code that
+    writes the copy."""
+    return f"{corpus.in_force.id}-{corpus.content_hash}-{build_cache.code_digest(*CODE)[:8]}"
 
 
 # -- the data -------------------------------------------------------------------------------------------
 
-def _text(t, labels: dict[str, int]) -> list | None:
-    if t is None:
-        return None
-    idx = labels.setdefault(t.label, len(labels))
-    return [t.text, list(t.examples), idx, t.layer, bool(t.current)]
-
-
-def edition_data(corpus: Corpus) -> dict:
-    """Every rule of the edition in force: number, kind, title («702.19 Travolgere»), parent, the
-    Italian text shown first and the English one, each with its label (index into ``etichette``)."""
-    labels: dict[str, int] = {}
-    rules = []
-    for n in corpus.numbers:
-        r = corpus.rules[n]
-        rules.append({
-            "n": n,
-            "k": r.kind,
-            "t": render.rule_heading(r, corpus),
-            "p": r.parent if r.parent in corpus else None,
-            "it": _text(r.italian, labels),
-            "en": _text(r.en, labels),
-        })
-    return {
-        "formato": FORMAT,
-        "versione": version(corpus),
-        "edizione": {"id": corpus.in_force.id, "data": italian_date(corpus.in_force.date)},
-        "etichette": list(labels),
-        "regole": rules,
-    }
-
-
-def _build(kind: str, corpus: Corpus) -> dict:
+def _build(kind: str, corpus: Corpus, instance: str | os.PathLike) -> dict:
     if kind == "regole":
-        return edition_data(corpus)
+        return offline_data.edition_data(corpus, version(corpus))
+    if kind == "glossario":
+        return offline_data.glossary_data(corpus, version(corpus))
+    from judge.search.engines import get_engine
     from judge.search.offline_index import build
 
-    return build(corpus)
+    return build(corpus, get_engine(instance, corpus))  # the server's own scores, computed ahead
 
 
-KINDS = ("regole", "ricerca")
-_started: set[str] = set()
+KINDS = ("regole", "ricerca", "glossario")
+_started: dict[str, float] = {}  # instance and version -> when this process started building them
 
 
 def offline_folder(instance: str | os.PathLike) -> Path:
@@ -109,12 +94,12 @@ def _complete(folder: Path, corpus: Corpus) -> bool:
     return all((folder / f"{kind}-{version(corpus)}.json").exists() for kind in KINDS)
 
 
-def _make(corpus: Corpus, folder: Path) -> None:
+def _make(corpus: Corpus, folder: Path, instance: str | os.PathLike) -> None:
     """Build this version's files into ``folder`` (each with its .br and .gz beside it)."""
     folder.mkdir(parents=True, exist_ok=True)
     for kind in KINDS:
         path = folder / f"{kind}-{version(corpus)}.json"
-        body = json.dumps(_build(kind, corpus), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        body = json.dumps(_build(kind, corpus, instance), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         for suffix, data in ((".gz", gzip.compress(body, 9)), (".br", brotli.compress(body, quality=9) if brotli else None)):
             if data is not None:
                 _write(path.with_name(path.name + suffix), data)
@@ -122,12 +107,11 @@ def _make(corpus: Corpus, folder: Path) -> None:
 
 
 def _cache_key(corpus: Corpus) -> str:
-    # The files' names say the corpus version; the key adds the code that writes them.
-    return build_cache.digest(version(corpus), build_cache.code_digest("web/offline", "web/render", "search", "corpus"))
+    return build_cache.digest(version(corpus))  # the corpus and the code that writes the files
 
 
-def _cached(corpus: Corpus):
-    return build_cache.directory("copia-offline", _cache_key(corpus), lambda tmp: _make(corpus, tmp),
+def _cached(corpus: Corpus, instance: str | os.PathLike):
+    return build_cache.directory("copia-offline", _cache_key(corpus), lambda tmp: _make(corpus, tmp, instance),
                                  "copia offline", ready=lambda p: _complete(p, corpus), keep=2)
 
 
@@ -153,9 +137,9 @@ def build_all(instance: str | os.PathLike, corpus: Corpus) -> None:
     with _lock:
         if _complete(folder, corpus):
             return
-        with _cached(corpus) as cached:
+        with _cached(corpus, instance) as cached:
             if cached is None:
-                _make(corpus, folder)
+                _make(corpus, folder, instance)
             else:
                 folder.mkdir(parents=True, exist_ok=True)
                 for name in _names(corpus):
@@ -184,23 +168,30 @@ def build_in_background(instance: str | os.PathLike, corpus: Corpus) -> None:
     and every page would wait. Phones install the copy once the files are there (``/offline/stato``)."""
     if _complete(offline_folder(instance), corpus):
         return
+    key = f"{instance}:{version(corpus)}"
+    with _lock:
+        first = key not in _started
+        _started.setdefault(key, time.monotonic())
     if _in_cache(corpus):
         try:
             build_all(instance, corpus)
         except OSError:  # an instance folder that cannot be written: no copy, as when a build fails
             pass
         return
-    key = f"{instance}:{version(corpus)}"
-    with _lock:
-        if key in _started:
-            return
-        _started.add(key)
+    if not first:
+        return
     from judge.corpus import loading  # the folders load_corpus() reads now: the child reads the same
 
     subprocess.Popen([sys.executable, "-m", "judge.web.offline", str(instance),
                       str(loading.RULES_IT_DIR), str(loading.RULES_EN_DIR)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
+
+
+def build_started(instance: str | os.PathLike, corpus: Corpus) -> float | None:
+    """When this process started building this version's files (time.monotonic), if it did:
+    /salute tells a build that never finished from one that was never asked for."""
+    return _started.get(f"{instance}:{version(corpus)}")
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -213,7 +204,7 @@ def data_url(kind: str, corpus: Corpus) -> str:
     return url_for("offline.data", kind=kind, ident=version(corpus))
 
 
-@bp.get("/offline/<any(regole, ricerca):kind>-<ident>.json")
+@bp.get("/offline/<any(regole, ricerca, glossario):kind>-<ident>.json")
 def data(kind: str, ident: str):
     corpus = load_corpus()
     if ident != version(corpus):
@@ -240,7 +231,11 @@ def data(kind: str, ident: str):
 # -- what the service worker keeps -------------------------------------------------------------------------
 
 STATIC_FILES = ("style.css", "favicon.svg", "icone/judge-192.png", "icone/judge-512.png", "js/lingue.js",
-                "js/site.js", "js/anteprime.js", "js/radici.js", "js/offline.js")
+                "js/site.js", "js/anteprime.js", "js/radici.js", "js/ricerca-offline.js", "js/offline.js",
+                "js/tornei-offline.js")
+# What a page that needs the network answers offline, by the start of its path (the simulator's
+# permalinks /s/…, the linker's /c/…): the page kept for it.
+NEEDS_NETWORK = {"carte": ("/carte",), "simulatore": ("/simulatore", "/s/"), "collega": ("/collega", "/c/")}
 
 
 def offline_pages() -> list[str]:
@@ -252,7 +247,8 @@ def offline_pages() -> list[str]:
     from judge.web.rules import glossary_entries, glossary_letters
 
     corpus = load_corpus()
-    pages = [url_for("pages.home"), url_for("offline.regola"), url_for("offline.cerca")]
+    pages = [url_for("pages.home"), url_for("offline.regola"), url_for("offline.cerca"), url_for("offline.glossario"),
+             *(url_for("offline.senza_rete", pagina=p) for p in (*NEEDS_NETWORK, "pagina"))]
     wanted: list[tuple[str, dict]] = [("rules.turno", {}), ("editions.edizioni", {}), ("rules.glossario", {})]
     # The glossary and the indexes are a page per letter (judge/web/parts.py): every letter is kept.
     wanted += [("rules.glossario", {"lettera": letter_slug(x)}) for x in glossary_letters(glossary_entries(corpus))]
@@ -263,12 +259,18 @@ def offline_pages() -> list[str]:
     for endpoint, values in wanted:
         if endpoint in current_app.view_functions:
             pages.append(url_for(endpoint, **values))
+    if "tornei.documents" in current_app.view_functions:  # the tournament documents, every section
+        from judge.web.tournament import offline_pages as tournament_pages
+
+        pages += tournament_pages()
     return list(dict.fromkeys(pages))
 
 
 def precache_list(corpus: Corpus) -> list[str]:
+    from judge.web.tournament import offline_data_url
+
     return [*offline_pages(), *(url_for("static", filename=f) for f in STATIC_FILES),
-            url_for("offline.manifest"), data_url("regole", corpus), data_url("ricerca", corpus)]
+            url_for("offline.manifest"), *(data_url(kind, corpus) for kind in KINDS), offline_data_url()]
 
 
 @bp.get("/offline/stato")
@@ -284,6 +286,7 @@ def stato():
 
 
 @bp.get("/sw.js")
+@prepared(cache_control="no-cache", headers={"Service-Worker-Allowed": "/"})
 def service_worker():
     corpus = load_corpus()
     config = {
@@ -292,16 +295,18 @@ def service_worker():
         "file": precache_list(corpus),
         "regola": url_for("offline.regola"),
         "cerca": url_for("offline.cerca"),
+        "glossario": url_for("offline.glossario"),
+        "senza_rete": {url_for("offline.senza_rete", pagina=p): list(prefixes) for p, prefixes in NEEDS_NETWORK.items()},
+        "altrove": url_for("offline.senza_rete", pagina="pagina"),
         "dati": data_url("regole", corpus),
     }
-    resp = Response(render_template("sw.js", config=config), mimetype="text/javascript")
-    # Checked by the browser on every visit: a new edition changes these bytes.
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["Service-Worker-Allowed"] = "/"
-    return resp
+    # Checked by the browser on every visit (no-cache: a 304 while the ETag holds); a new edition
+    # changes these bytes.
+    return Response(render_template("sw.js", config=config), mimetype="text/javascript")
 
 
 @bp.get("/manifest.webmanifest")
+@prepared(cache_control="public, max-age=3600")
 def manifest():
     resp = jsonify({
         "name": "judge — Regolamento di Magic in italiano",
@@ -327,16 +332,33 @@ def manifest():
 # -- the pages that render offline ------------------------------------------------------------------------
 
 @bp.get("/offline/regola")
+@cached
 def regola():
     corpus = load_corpus()
     return render_template("offline_regola.html", corpus=corpus, dati=data_url("regole", corpus))
 
 
 @bp.get("/offline/cerca")
+@cached
 def cerca():
     corpus = load_corpus()
+    from judge.web.tournament import offline_data_url
+
     return render_template("offline_cerca.html", corpus=corpus, dati=data_url("regole", corpus),
+                           indice=data_url("ricerca", corpus), tornei=offline_data_url())
+
+
+@bp.get("/offline/glossario")
+def glossario():
+    corpus = load_corpus()
+    return render_template("offline_glossario.html", corpus=corpus, dati=data_url("glossario", corpus),
                            indice=data_url("ricerca", corpus))
+
+
+@bp.get("/offline/senza-rete/<any(carte, simulatore, collega, pagina):pagina>")
+def senza_rete(pagina: str):
+    """What the service worker answers, offline, for a page that needs the network."""
+    return render_template("offline_senza_rete.html", corpus=load_corpus(), pagina=pagina)
 
 
 if __name__ == "__main__":  # python -m judge.web.offline INSTANCE RULES_IT RULES_EN: build_in_background's process

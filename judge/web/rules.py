@@ -18,7 +18,7 @@ from judge.web import changes as edition_changes
 from judge.web import glossary_search, parts, render
 from judge.web.changes import MAX_NUMBER_INPUT
 from judge.web.changes import changes_request, parse_interval, parse_section_filter  # noqa: F401 (API)
-from judge.web.cache import cached
+from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
 
 bp = Blueprint("rules", __name__)
@@ -41,8 +41,10 @@ bp.record_once(_setup)
 # -- data shared by pages and the API ---------------------------------------------------
 
 
-def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[dict]:
-    """The corpus checks' warnings about one rule, ready for a page or the API."""
+def plain_warnings(corpus: Corpus, number: str) -> list[dict]:
+    """The corpus checks' warnings about one rule: code, level, the sentence a page shows, related
+    numbers and, for a citation the English makes otherwise, its numbers in force (no addresses:
+    the offline copy's data holds these too, built with no request)."""
     by_rule = getattr(corpus, "_web_warnings", None)
     if by_rule is None:
         by_rule = corpus._web_warnings = warnings_by_rule(corpus_findings(corpus))
@@ -54,15 +56,23 @@ def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[d
         item = {"code": f.code, "level": f.level, "message": message, "related": list(f.related)}
         if f.code == "citazione-obsoleta":
             item["english_citations"] = [n for n in f.related if n in corpus]
-        if f.code == "inglese-modificato" and len(f.related) == 2:
-            old, new = f.related
+        out.append(item)
+    return out
+
+
+def rule_warnings(corpus: Corpus, number: str, external: bool = False) -> list[dict]:
+    """The corpus checks' warnings about one rule, ready for a page or the API."""
+    out = plain_warnings(corpus, number)
+    for item in out:
+        f_code, related = item["code"], item["related"]
+        if f_code == "inglese-modificato" and len(related) == 2:
+            old, new = related
             rule = corpus.get(number)
             item["diff_url"] = url_for(
                 "rules.modifiche", intervallo=f"{old}..{new}", sezione=rule.section if rule else None,
                 _external=external,
             ) + f"#r-{number}"
             item["history_url"] = url_for("rules.storia", numero=number, _external=external)
-        out.append(item)
     return out
 
 
@@ -314,7 +324,7 @@ def _render_rule(corpus: Corpus, rule: Rule):
         stale={d.number: stale_citations(corpus, d.number) for d in [rule, *descendants]},
         banner=translation_banner(corpus),
         permalink=render.rule_url(rule.number, external=True),
-        earlier=edition_changes.earlier_numbers(corpus, rule.number),
+        numbering=edition_changes.numbering_summary(edition_changes.earlier_numbers(corpus, rule.number)),
         last_change=edition_changes.last_change(corpus, rule.number),
     )
 
@@ -445,6 +455,7 @@ def turno():
 
 
 @bp.get("/opensearch.xml")
+@prepared(cache_control="public, max-age=86400", per_host=True)
 def opensearch():
     base = request.url_root.rstrip("/")
     search_path = url_for("search.cerca") if "search.cerca" in current_app.view_functions else "/cerca"

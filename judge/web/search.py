@@ -9,6 +9,7 @@ from judge.search.engines import IndexRebuilding, index_ready, keep_in_memory, r
 from judge.search.query import LANGS, MAX_LIMIT, MAX_QUERY_CHARS, SearchResult
 from judge.web.cache import cached
 from judge.web.cards import carte_nominate, suggestion_payload
+from judge.web.tournament import document_filter, reference_url, tournament_hits, tournament_payload
 
 bp = Blueprint("search", __name__)
 
@@ -79,9 +80,15 @@ def _run(q: str, page: int, per_page: int, params: dict) -> SearchResult:
 @cached
 def cerca():
     q = request.args.get("q", "")
+    # «MTR 2.5», «ipg 3.2», «JAR»: straight to the tournament document's section.
+    if (target := reference_url(q)) and request.args.get("diretto", "1") != "0":
+        return redirect(target, code=302)
     params = _params()
     page = _int_arg("pagina", 1, 1, 1000)
-    result = _run(q, page, PER_PAGE, params) if q.strip() else SearchResult(query="")
+    document = document_filter(request.args.get("documento"))
+    rules_wanted = document in ("tutti", "regole")
+    result = _run(q, page, PER_PAGE, params) if q.strip() and rules_wanted else SearchResult(query=q.strip()[:MAX_QUERY_CHARS])
+    tournament = tournament_hits(q, document, page)
     if result.rule and request.args.get("diretto", "1") != "0":
         return redirect(f"/regole/{result.rule}", code=302)
     chapters = [(c.number, c.best.text if c.best else "") for c in load_corpus().chapters()]
@@ -93,6 +100,8 @@ def cerca():
         attivi=active_filters(params),
         chapters=chapters,
         max_chars=MAX_QUERY_CHARS,
+        documento=document,
+        tornei=tournament,
     )
 
 
@@ -103,6 +112,8 @@ def api_cerca():
     params = _params()
     limit = _int_arg("limite", PER_PAGE, 1, MAX_LIMIT)
     page = _int_arg("pagina", 1, 1, 1000)
-    result = _run(q, page, limit, params)
-    # The cards the query names, as the page shows them above the rules.
-    return jsonify({**result.as_json(), "cards": [suggestion_payload(m) for m in carte_nominate(q)]})
+    document = document_filter(request.args.get("documento"))
+    result = _run(q, page, limit, params) if document in ("tutti", "regole") else SearchResult(query=q)
+    # The cards the query names, as the page shows them above the rules; the tournament documents' sections.
+    return jsonify({**result.as_json(), "cards": [suggestion_payload(m) for m in carte_nominate(q)],
+                    "documento": document, "tornei": [tournament_payload(h) for h in tournament_hits(q, document, page)]})

@@ -11,6 +11,8 @@
   var script = document.currentScript;
   var site = (script && script.getAttribute("data-sito")) || (script && script.src ? new URL(script.src, location.href).origin : location.origin);
   var RULE_PATH = /^\/regole\/([1-9][0-9]{0,2}(?:\.[0-9]{1,3}[a-z]{0,2})?)$/;
+  // A tournament document's section (/ipg/2.1, /mtr/B, /jar): previewed as «IPG 2.1», «JAR».
+  var DOC_PATH = /^\/(mtr|ipg|jar)(?:\/([0-9]{1,2}(?:\.[0-9]{1,2})?|[A-F]|introduzione|struttura))?$/;
   var SKIP = "header.site, nav.briciole, footer.site, .judge-anteprima, [data-anteprima=no]";
   var MARGIN = 8;
 
@@ -28,6 +30,12 @@
     var url;
     try { url = new URL(a.href, location.href); } catch (e) { return null; }
     if (url.origin !== site || url.search) return null;
+    var d = DOC_PATH.exec(url.pathname);
+    if (d) {
+      var ref = d[1].toUpperCase() + (d[2] ? " " + d[2] : "");
+      if (a.textContent.toUpperCase().indexOf(d[1].toUpperCase()) === -1 && !a.hasAttribute("data-anteprima")) return null;
+      return { number: ref, url: url.href, document: true };
+    }
     var m = RULE_PATH.exec(url.pathname);
     if (!m) return null;
     var number = decodeURIComponent(m[1]);
@@ -73,7 +81,7 @@
     if (data && data.lang) body.setAttribute("lang", data.lang);
     p.appendChild(body);
     if (withLink) {
-      var open = el("a", "anteprima-apri", "Apri la regola " + rule.number + " →");
+      var open = el("a", "anteprima-apri", (rule.document ? "Apri " : "Apri la regola ") + rule.number + " →");
       open.href = rule.url;
       p.appendChild(open);
     }

@@ -30,7 +30,7 @@
           var opt = document.createElement("option");
           opt.value = c.matched;
           opt.label = (c.name_it && c.name_it !== c.name ? c.name_it + " (" + c.name + ")" : c.name) +
-                      " — " + c.type_line;
+                      " — " + (c.type_line_it && c.type_line_it !== c.type_line ? c.type_line_it + " (" + c.type_line + ")" : c.type_line);
           list.appendChild(opt);
           found[c.matched.toLowerCase()] = c.url;
         });

@@ -1,7 +1,9 @@
-/* The offline copy's pages: with no network, the service worker answers a rule page or a search it has
-   not kept with templates/offline_regola.html or offline_cerca.html, and this script renders the rule
-   (Italian and English, with their labels, and its subrules) or the search (the compact index kept
-   on the device, analysed by static/js/radici.js) from the edition's data files. */
+/* The offline copy's pages: with no network, the service worker answers a rule page, a search or a
+   glossary search it has not kept with templates/offline_regola.html, offline_cerca.html or
+   offline_glossario.html, and this script renders them from the edition's data files
+   (judge/web/offline_data.py) as the site renders them online: the same headings, labels, notes and
+   texts (templates/regola.html, capitolo.html, cerca.html, glossario.html). The search itself is
+   static/js/ricerca-offline.js. */
 (function () {
   "use strict";
   var app = document.getElementById("offline-app");
@@ -18,7 +20,10 @@
       else if (k === "class") e.className = attrs[k];
       else e.setAttribute(k, attrs[k]);
     });
-    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined || c === false) return;
+      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
     return e;
   }
 
@@ -29,12 +34,12 @@
   function ruleUrl(n) { return "/regole/" + n; }
 
   /* Text with the rule numbers it cites linked (only numbers of the edition). */
-  function linked(text, byNumber) {
+  function linked(text, known) {
     var frag = document.createDocumentFragment(), last = 0, m;
     CITATION.lastIndex = 0;
     while ((m = CITATION.exec(text)) !== null) {
       var number = m[2], start = m.index + m[1].length;
-      if (!byNumber.has(number)) continue;
+      if (!known.has(number)) continue;
       frag.appendChild(document.createTextNode(text.slice(last, start)));
       frag.appendChild(el("a", { href: ruleUrl(number), class: "cit", text: number }));
       last = start + number.length;
@@ -43,42 +48,128 @@
     return frag;
   }
 
-  function badge(data, t, extra) {
-    return el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale") + (extra ? " " + extra : ""), text: data.etichette[t[2]] });
+  // --- rules: the texts and their labels, as templates/_macros.html writes them --------------------------
+  function badge(data, t, extra, withTitle) {
+    var attrs = { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale") + (extra ? " " + extra : ""), text: data.etichette[t[2]] };
+    if (withTitle !== false && data.versioni[t[2]]) attrs.title = data.versioni[t[2]];
+    return el("span", attrs);
   }
 
-  function textBlock(t, lang, byNumber) {
+  function layerBadge(layer, text) { return el("span", { class: "strato " + LAYER_CLASS[layer], text: text }); }
+
+  function versionLabel(data, t) {
+    var note = null;
+    if (t[3] === "traduzione") note = "non ufficiale: prevale l'inglese";
+    else if (t[3] === "ufficiale") note = "fa fede" + (data.edizione.verificata ? "" : " · testo non verificato rispetto al file ufficiale");
+    return el("p", { class: "versione" }, [badge(data, t), note ? " " : null, note ? el("span", { class: "nota-strato", text: note }) : null]);
+  }
+
+  function translationNotice(t) {
+    if (t[3] !== "traduzione" || t[4]) return null;
+    return el("p", { class: "nota-traduzione" }, [el("strong", { class: "da-aggiornare", text: "Traduzione da aggiornare:" }),
+      " il testo inglese è cambiato dopo la traduzione (fatta sull'edizione del " + t[5] + "); leggi l'inglese in vigore."]);
+  }
+
+  function textBlock(t, lang, known) {
     var box = el("div", { class: "testo", lang: lang });
-    box.appendChild(el("p", {}, [linked(t[0], byNumber)]));
-    t[1].forEach(function (ex) { box.appendChild(el("p", { class: "esempio" }, [linked(ex, byNumber)])); });
+    box.appendChild(el("p", {}, [linked(t[0], known)]));
+    t[1].forEach(function (ex) { box.appendChild(el("p", { class: "esempio" }, [linked(ex, known)])); });
     return box;
   }
 
-  function bilingual(data, rule, byNumber, compact) {
-    var both = rule.it && rule.en;
-    var box = el("div", { class: "bilingue" + (compact ? " compatto" : "") + (both ? "" : " solo") });
-    [["it", rule.it], ["en", rule.en]].forEach(function (pair) {
-      var t = pair[1];
-      if (!t) return;
-      var part = el(compact ? "div" : "section", { class: "lingua lingua-" + pair[0], "aria-label": pair[0] === "it" ? "Testo italiano" : "Testo inglese" });
-      var label = el("p", { class: "versione" }, [badge(data, t)]);
-      if (t[3] === "traduzione") label.appendChild(el("span", { class: "nota-strato", text: " non ufficiale: prevale l'inglese" + (t[4] ? "" : " · da aggiornare") }));
-      if (t[3] === "ufficiale") label.appendChild(el("span", { class: "nota-strato", text: " fa fede" }));
-      part.appendChild(label);
-      part.appendChild(textBlock(t, pair[0], byNumber));
-      box.appendChild(part);
+  /* The Italian column: the text shown first, and the other Italian text under it (italian_texts). */
+  function italianTexts(data, rule, known) {
+    var first = rule.it, out = [versionLabel(data, first), translationNotice(first), textBlock(first, "it", known)];
+    var other = rule.alt;
+    if (other && first[3] === "comunità") {
+      out.push(el("details", { class: "altro-strato" }, [el("summary", { text: "Traduzione del progetto" + (other[4] ? "" : " (da aggiornare)") }),
+        versionLabel(data, other), translationNotice(other), textBlock(other, "it", known)]));
+    } else if (other && first[3] === "traduzione") {
+      out.push(el("details", { class: "altro-strato", open: "" }, [el("summary", { text: "Testo della comunità (non più allineato all'inglese in vigore)" }),
+        versionLabel(data, other), textBlock(other, "it", known)]));
+    }
+    return out;
+  }
+
+  function bilingual(data, rule, known) {
+    if (rule.it && rule.en) {
+      return el("div", { class: "bilingue" }, [
+        el("section", { class: "lingua lingua-it", "aria-label": "Testo italiano" }, italianTexts(data, rule, known)),
+        el("section", { class: "lingua lingua-en", "aria-label": "Testo inglese" }, [versionLabel(data, rule.en), textBlock(rule.en, "en", known)])]);
+    }
+    var only = rule.en || rule.it, lang = rule.en ? "en" : "it";
+    var frag = document.createDocumentFragment();
+    frag.appendChild(el("p", { class: "banner", role: "note", text: rule.en ? data.edizione.avviso : "Questa regola non esiste nell'edizione inglese in vigore: testo italiano non più ufficiale." }));
+    frag.appendChild(el("div", { class: "bilingue solo" }, [el("section", { class: "lingua lingua-" + lang, "aria-label": lang === "it" ? "Testo italiano" : "Testo inglese" },
+      [versionLabel(data, only), textBlock(only, lang, known)])]));
+    return frag;
+  }
+
+  /* The checks' warnings about a rule (_macros.html warning_list; the links to the changes need the network). */
+  function warningList(rule, known) {
+    if (!rule.w || !rule.w.length) return null;
+    var ul = el("ul", { class: "avvisi", "aria-label": "Avvisi" });
+    rule.w.forEach(function (w) {
+      var li = el("li", { class: "avviso avviso-" + w[0] }, [el("strong", { text: "Attenzione:" }), " " + w[1]]);
+      if (w[2].length) {
+        li.appendChild(document.createTextNode(" Citazione nel testo inglese in vigore: "));
+        w[2].forEach(function (n, i) { if (i) li.appendChild(document.createTextNode(", ")); li.appendChild(el("a", { href: ruleUrl(n), text: n })); });
+        li.appendChild(document.createTextNode("."));
+      }
+      ul.appendChild(li);
     });
-    return box;
+    return ul;
+  }
+
+  /* A rule in a section's or rule's list (regola.html's compact rows). */
+  function compactRow(data, d, known, communitySection) {
+    var li = el("li", { class: "voce livello-" + (d.n.split(".").length - 1 + (d.k === "sottoregola" ? 1 : 0)), id: "r-" + d.n });
+    li.appendChild(el("h3", { class: "numero" }, [el("a", { href: ruleUrl(d.n), text: d.n })]));
+    if (d.it && d.en) {
+      var strong = d.it[3] === "traduzione" && (communitySection || !d.it[4]);
+      li.appendChild(el("div", { class: "bilingue compatto" }, [
+        el("div", { class: "lingua lingua-it" }, [badge(data, d.it, strong ? "etichetta-blocco" : "etichetta-blocco solo-telefono", false),
+          d.it[4] ? null : " ", d.it[4] ? null : el("strong", { class: "da-aggiornare", text: "da aggiornare" }), textBlock(d.it, "it", known)]),
+        el("div", { class: "lingua lingua-en" }, [badge(data, d.en, "etichetta-blocco solo-telefono", false), textBlock(d.en, "en", known)])]));
+    } else if (d.en) {
+      if (communitySection) li.appendChild(el("p", { class: "nota-lingua", text: "Manca la traduzione italiana: testo inglese ufficiale." }));
+      li.appendChild(el("div", { class: "bilingue compatto solo" }, [el("div", { class: "lingua lingua-en" }, [badge(data, d.en, "etichetta-blocco", false), textBlock(d.en, "en", known)])]));
+    } else if (d.it) {
+      li.appendChild(el("p", { class: "nota-lingua", text: "Non presente nell'edizione inglese in vigore." }));
+      li.appendChild(el("div", { class: "bilingue compatto solo" }, [el("div", { class: "lingua lingua-it" }, [badge(data, d.it, "etichetta-blocco", false), textBlock(d.it, "it", known)])]));
+    }
+    var warnings = warningList(d, known);
+    if (warnings) li.appendChild(warnings);
+    return li;
+  }
+
+  /* «Testo italiano: …» under a section's title (regola.html). */
+  function provenance(data, rule) {
+    var s = rule.s || {}, en = rule.en ? badge(data, rule.en) : "inglese ufficiale";
+    if (s.c) {
+      return el("p", { class: "provenienza" }, ["Testo italiano: ", layerBadge("comunità", "Testo della comunità · " + s.c[0]),
+        " (fonte: " + s.c[1] + ", «Aggiornato a " + s.c[2] + "»); dove non è più allineato all'inglese in vigore, o manca, c'è la ",
+        layerBadge("traduzione", "Traduzione del progetto"), ". Fa fede l'", en, "."]);
+    }
+    if (s.tr) return el("p", { class: "provenienza" }, ["Testo italiano: ", layerBadge("traduzione", "Traduzione del progetto"), ", non ufficiale; fa fede l'", en, "."]);
+    return el("p", { class: "banner", role: "note", text: data.edizione.avviso });
   }
 
   function languageChoice() {
-    var group = el("div", { class: "scelta-lingua", role: "group", "aria-label": "Testo da mostrare", "data-scelta-lingua": "" });
-    group.appendChild(el("span", { class: "scelta-titolo", "aria-hidden": "true", text: "Mostra" }));
+    var now = document.documentElement.getAttribute("data-lingue") || "entrambe";
+    var group = el("div", { class: "scelta-lingua", role: "group", "aria-label": "Testo da mostrare", "data-scelta-lingua": "" },
+      [el("span", { class: "scelta-titolo", "aria-hidden": "true", text: "Mostra" })]);
     [["it", "Italiano"], ["en", "Inglese"], ["entrambe", "Entrambi"]].forEach(function (c) {
-      var now = document.documentElement.getAttribute("data-lingue") || "entrambe";
       group.appendChild(el("button", { type: "button", "data-lingue": c[0], "aria-pressed": String(now === c[0]), text: c[1] }));
     });
+    group.appendChild(el("a", { class: "scelta-legenda", href: "#legenda", text: "Legenda" }));
     return group;
+  }
+
+  function heading(rule) {
+    if (rule.k === "capitolo") return el("h1", { text: rule.h });
+    if (rule.k === "sezione" || rule.t.indexOf(rule.n + " ") !== 0) return el("h1", { text: rule.t });
+    return el("h1", {}, [el("span", { class: "numero-titolo", text: rule.n }), rule.t.slice(rule.n.length)]);
   }
 
   function renderRule(data, number) {
@@ -90,7 +181,7 @@
       app.appendChild(el("p", { text: "La regola «" + number + "» non esiste nell'edizione del " + data.edizione.data + "." }));
       return;
     }
-    document.title = rule.t + " (offline) · judge";
+    document.title = (rule.k === "capitolo" ? rule.h : rule.t) + " (offline) · judge";
     var crumbs = el("nav", { class: "briciole", "aria-label": "Percorso" }, [el("a", { href: "/", text: "Regolamento" })]);
     var chain = [], p = rule.p;
     while (p && byNumber.has(p)) { chain.unshift(byNumber.get(p)); p = byNumber.get(p).p; }
@@ -99,107 +190,46 @@
       crumbs.appendChild(el("a", { href: ruleUrl(c.n), text: c.k === "capitolo" ? "Capitolo " + c.n : c.k === "sezione" ? c.t : c.n }));
     });
     app.appendChild(crumbs);
-    app.appendChild(el("h1", { text: rule.t }));
+    app.appendChild(heading(rule));
+    if ((rule.k === "sezione" || rule.k === "capitolo") && rule.it && rule.en) {
+      app.appendChild(el("p", { class: "sottotitolo", lang: "en", text: rule.en[0] }));
+    }
     app.appendChild(el("p", { class: "avviso-offline", role: "status", text: "Senza rete: dalla copia offline dell'edizione del " + data.edizione.data + "." }));
-    if (rule.it && rule.en) app.appendChild(languageChoice());
-    if (rule.k === "regola" || rule.k === "sottoregola") app.appendChild(bilingual(data, rule, byNumber, false));
-    // Subrules (for a section: its rules; for a chapter: its sections).
     var children = new Map();
     data.regole.forEach(function (r) { if (r.p) { if (!children.has(r.p)) children.set(r.p, []); children.get(r.p).push(r); } });
+    if (rule.k === "capitolo") { renderChapter(data, rule, children.get(rule.n) || [], children); return; }
     var list = [];
-    (function walk(n) { (children.get(n) || []).forEach(function (c) { list.push(c); if (rule.k !== "capitolo") walk(c.n); }); })(number);
-    if (list.length) {
-      app.appendChild(el("h2", { text: rule.k === "capitolo" ? "Sezioni" : rule.k === "sezione" ? "Regole della sezione" : "Sottoregole" }));
-      var ol = el("ol", { class: rule.k === "capitolo" ? "sezioni lunga" : "regole" });
-      list.forEach(function (c) {
-        if (rule.k === "capitolo") { ol.appendChild(el("li", {}, [el("a", { href: ruleUrl(c.n), text: c.t })])); return; }
-        var li = el("li", { class: "voce", id: "r-" + c.n });
-        li.appendChild(el("h3", { class: "numero" }, [el("a", { href: ruleUrl(c.n), text: c.n })]));
-        li.appendChild(bilingual(data, c, byNumber, true));
-        ol.appendChild(li);
-      });
-      app.appendChild(ol);
-    }
+    (function walk(n) { (children.get(n) || []).forEach(function (c) { list.push(c); walk(c.n); }); })(number);
+    if (rule.it && rule.en && (rule.k !== "sezione" || list.length)) app.appendChild(languageChoice());
+    var section = byNumber.get(rule.k === "sezione" ? rule.n : number.split(".")[0]);
+    var community = !!(section && section.s && section.s.c);
+    var warnings = warningList(rule, byNumber);
+    if (warnings) app.appendChild(warnings);
+    app.appendChild(rule.k === "sezione" ? provenance(data, rule) : bilingual(data, rule, byNumber));
+    if (!list.length) return;
+    app.appendChild(rule.k === "sezione" ? el("h2", { class: "visually-hidden", text: "Regole della sezione" }) : el("h2", { text: "Sottoregole" }));
+    var ol = el("ol", { class: "regole" });
+    list.forEach(function (c) { ol.appendChild(compactRow(data, c, byNumber, community)); });
+    app.appendChild(ol);
   }
 
-  // --- the offline search ------------------------------------------------------------------------------
-  var ITALIAN_BOOST = 1.5;
-
-  function postings(ix, lang, stem, memo) {
-    var key = lang + ":" + stem;
-    if (memo.has(key)) return memo.get(key);
-    var raw = ix.termini[lang][stem], out = [];
-    if (raw) {
-      var pos = 0;
-      raw.split(" ").forEach(function (pair) {
-        var i = pair.indexOf(":");
-        pos += parseInt(pair.slice(0, i), 36);
-        out.push([pos, parseInt(pair.slice(i + 1), 36)]);
-      });
-    }
-    memo.set(key, out);
-    return out;
-  }
-
-  /* The query's units: glossary terms (longest first, as typed) with every term of their concept, and
-     single words with their Italian stem and English stem. */
-  function units(ix, query, stops) {
-    var R = window.judgeRadici, ws = R.words(query), out = [], i = 0;
-    while (i < ws.length) {
-      var found = null, len;
-      for (len = Math.min(4, ws.length - i); len >= 1 && !found; len--) {
-        var ids = ix.sinonimi[ws.slice(i, i + len).join(" ")];
-        if (ids) found = { ids: ids, len: len };
-      }
-      if (found) {
-        var u = { it: new Map(), en: new Map(), label: ws.slice(i, i + found.len).join(" ") };
-        found.ids.forEach(function (cid) {
-          ix.concetti[cid].forEach(function (term) {
-            term[1].forEach(function (s) { u[term[0]].set(s, Math.max(u[term[0]].get(s) || 0, 1 / term[1].length)); });
-          });
-        });
-        out.push(u);
-        i += found.len;
-        continue;
-      }
-      var w = ws[i++];
-      if (stops.has(w)) continue;
-      var unit = { it: new Map(), en: new Map(), label: w };
-      unit.it.set(R.italianTerms(w, stops)[0] || w, 1);
-      unit.en.set(ix.inglese[w] || w, 1);
-      out.push(unit);
-    }
-    return out;
-  }
-
-  function search(ix, query) {
-    var stops = new Set(ix.parole_vuote), memo = new Map();
-    var us = units(ix, query, stops);
-    if (!us.length) return [];
-    var score = { it: new Map(), en: new Map() }, covered = { it: new Map(), en: new Map() };
-    us.forEach(function (u, k) {
-      ["it", "en"].forEach(function (lang) {
-        u[lang].forEach(function (weight, stem) {
-          postings(ix, lang, stem, memo).forEach(function (p) {
-            score[lang].set(p[0], (score[lang].get(p[0]) || 0) + p[1] * weight);
-            if (!covered[lang].has(p[0])) covered[lang].set(p[0], new Set());
-            covered[lang].get(p[0]).add(k);
-          });
-        });
-      });
+  /* A chapter: its sections with what Italian each has (capitolo.html). */
+  function renderChapter(data, rule, sections, children) {
+    var ul = el("ul", { class: "sezioni lunga" });
+    sections.forEach(function (s) {
+      var info = s.s || {}, li = el("li", {}, [el("a", { href: ruleUrl(s.n), text: s.t })]);
+      if (s.it && s.en) li.appendChild(el("span", { class: "en", lang: "en", text: s.en[0] }));
+      if (info.c) li.appendChild(layerBadge("comunità", "Testo della comunità · " + info.c[0]));
+      if (info.tr) li.appendChild(layerBadge("traduzione", "Traduzione del progetto"));
+      else if (!info.c) li.appendChild(layerBadge("ufficiale", "solo inglese ufficiale"));
+      var n = (children.get(s.n) || []).length;
+      li.appendChild(el("span", { class: "conteggio", text: n + " " + (n === 1 ? "regola" : "regole") }));
+      ul.appendChild(li);
     });
-    var best = new Map();
-    ["it", "en"].forEach(function (lang) {
-      score[lang].forEach(function (s, pos) {
-        var cov = covered[lang].get(pos).size / us.length;
-        var v = s * (0.15 + 0.85 * cov * cov) * (lang === "it" ? ITALIAN_BOOST : 1);
-        if (!best.has(pos) || best.get(pos) < v) best.set(pos, v);
-      });
-    });
-    return Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
-      .map(function (e) { return ix.regole[e[0]]; });
+    app.appendChild(ul);
   }
 
+  // --- the search -------------------------------------------------------------------------------------------
   function renderSearch(data, ix, query) {
     var out = document.getElementById("risultati-offline");
     var box = document.getElementById("q");
@@ -209,30 +239,107 @@
     document.title = query + " · Cerca (offline) · judge";
     var byNumber = new Map(data.regole.map(function (r) { return [r.n, r]; }));
     var direct = RULE_PATH.exec("/" + query.trim().replace(",", "."));
-    if (direct && byNumber.has(direct[1])) { location.replace(ruleUrl(direct[1])); return; }
-    var found = search(ix, query);
+    if (direct && byNumber.has(direct[1].toLowerCase())) { location.replace(ruleUrl(direct[1].toLowerCase())); return; }
+    var found = window.judgeRicercaOffline.search(ix, query);
     out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length ? found.length + " regole trovate (senza rete)" : "Nessuna regola trovata per «" + query + "» nella copia offline." }));
-    var ol = el("ol", { class: "risultati", id: "risultati" });
+    var ol = el("ol", { class: "risultati", id: "risultati", tabindex: "-1" });
     found.slice(0, 20).forEach(function (n) {
-      var r = byNumber.get(n), t = r.it || r.en;
-      var li = el("li", { class: "risultato" });
-      li.appendChild(el("p", { class: "intestazione" }, [el("a", { href: ruleUrl(n) }, [el("strong", { text: n })]),
-        document.createTextNode(" " + (r.t.indexOf(n) === 0 ? r.t.slice(n.length).trim() : r.t) + " "), t ? badge(data, t) : null]));
+      var r = byNumber.get(n), t = r.it || r.en, section = r.k === "regola" || r.k === "sottoregola" ? byNumber.get(n.split(".")[0]) : null;
+      // A section's or chapter's title is a name, not a text with a label (cerca.html does the same).
+      var kind = r.k === "sezione" ? "Sezione" : r.k === "capitolo" ? "Capitolo" : null;
+      var head = el("p", { class: "intestazione" }, [el("a", { href: ruleUrl(n) }, [el("strong", { text: n })]), " ",
+        section ? el("span", { class: "sezione", text: section.t }) : null, section ? " " : null,
+        kind ? el("span", { class: "sezione", text: kind }) : (t ? badge(data, t) : null)]);
+      var li = el("li", { class: "risultato" }, [head]);
       if (t) li.appendChild(el("p", { class: "estratto", lang: r.it ? "it" : "en", text: t[0].length > 240 ? t[0].slice(0, 240) + "…" : t[0] }));
       ol.appendChild(li);
     });
     out.appendChild(ol);
   }
 
+  // --- the glossary's search (judge/web/glossary_search.py) ---------------------------------------------------
+  function rank(query, folded, term, termFolded, termStems) {
+    if (!term) return null;
+    if (termFolded === folded) return 0;
+    var q = query, t = termStems;
+    if (!q.length || !q.every(function (s) { return t.indexOf(s) !== -1; })) return null;
+    if (q.join(" ") === t.join(" ")) return 0;
+    return t.slice(0, q.length).join(" ") === q.join(" ") ? 1 : 2;
+  }
+
+  function searchGlossary(gl, ix, query) {
+    var R = window.judgeRadici, S = window.judgeRicercaOffline;
+    var q = query.split(/\s+/).filter(Boolean).join(" ").slice(0, 100), folded = R.fold(q);
+    var stems = { it: S.terms(ix, q, "it"), en: S.terms(ix, q, "en") };
+    if (!folded.trim() || !(stems.it.length || stems.en.length)) return [];
+    var ws = R.words(q), synonyms = new Set();
+    S.glossaryMatch(ix, ws).forEach(function (m) { if (m[1] - m[0] === ws.length) m[2].forEach(function (c) { synonyms.add(c); }); });
+    var ranked = [];
+    gl.voci.forEach(function (e) {
+      var ranks = [rank(stems.it, folded, e.it_term, e.f[1], e.r[0]), rank(stems.en, folded, e.term, e.f[0], e.r[1])]
+        .filter(function (x) { return x !== null; });
+      if (e.c.some(function (c) { return synonyms.has(c); })) ranks.push(0);
+      if (ranks.length) ranked.push([Math.min.apply(null, ranks), e.term.toLowerCase(), e]);
+    });
+    ranked.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
+    return ranked.map(function (x) { return x[2]; });
+  }
+
+  function jargonFor(gl, ix, query) {
+    var out = [], S = window.judgeRicercaOffline;
+    ["it", "en"].forEach(function (lang) {
+      (gl.gergo[lang][S.terms(ix, query, lang).join(" ")] || []).forEach(function (j) {
+        if (out.every(function (o) { return o[1] !== j[1]; })) out.push(j);
+      });
+    });
+    return out;
+  }
+
+  function renderGlossary(gl, ix, query) {
+    var out = document.getElementById("risultati-offline");
+    var box = document.getElementById("q-glossario");
+    if (box) box.value = query;
+    out.textContent = "";
+    var q = query.split(/\s+/).filter(Boolean).join(" ").slice(0, 100);
+    if (!q) {
+      out.appendChild(el("p", {}, ["Scrivi un termine italiano o inglese; le pagine delle lettere sono nella copia: ", el("a", { href: "/glossario", text: "tutto il glossario" }), "."]));
+      return;
+    }
+    document.title = q + " · Glossario (offline) · judge";
+    var known = new Set(ix.regole);
+    jargonFor(gl, ix, q).forEach(function (j) {
+      out.appendChild(el("p", { class: "avviso gergo" }, [el("strong", { text: "«" + j[0] + "»" }), " è gergo: ", linked(j[1], known), "."]));
+    });
+    var found = searchGlossary(gl, ix, q);
+    out.appendChild(el("p", { class: "conteggio", role: "status" }, [
+      found.length ? found.length + (found.length === 1 ? " voce" : " voci") + " per «" + q + "»" : "Nessuna voce per «" + q + "»", " · ",
+      el("a", { href: "/glossario", text: "tutto il glossario" }), " · ",
+      el("a", { href: "/cerca?q=" + encodeURIComponent(q), text: "cerca «" + q + "» nelle regole" })]));
+    if (!found.length) return;
+    var dl = el("dl", { class: "glossario" });
+    found.forEach(function (e) {
+      dl.appendChild(el("dt", { id: e.anchor }, [el("span", { lang: "en", text: e.term }), e.it_term ? " " : null,
+        e.it_term ? el("span", { class: "termine-it", text: "— " + e.it_term }) : null]));
+      if (e.it_text) {
+        dl.appendChild(el("dd", { lang: "it" }, [linked(e.it_text, known), e.current ? null : " ",
+          e.current ? null : el("strong", { class: "da-aggiornare", text: "(traduzione da aggiornare: vale l'inglese)" })]));
+        dl.appendChild(el("dd", { lang: "en", class: "definizione-en" }, [linked(e.text, known)]));
+      } else {
+        dl.appendChild(el("dd", { lang: "en" }, [linked(e.text, known)]));
+      }
+    });
+    out.appendChild(dl);
+  }
+
   function failed() {
     app.appendChild(el("p", { class: "errore", role: "alert", text: "La copia offline non è ancora completa su questo dispositivo: apri il sito una volta con la rete." }));
   }
 
-  var path = location.pathname;
-  if (app.getAttribute("data-pagina") === "cerca") {
-    var q = new URLSearchParams(location.search).get("q") || "";
+  var path = location.pathname, kind = app.getAttribute("data-pagina");
+  var q = new URLSearchParams(location.search).get("q") || "";
+  if (kind === "cerca" || kind === "glossario") {
     Promise.all([load(app.getAttribute("data-dati")), load(app.getAttribute("data-indice"))])
-      .then(function (both) { renderSearch(both[0], both[1], q); }, failed);
+      .then(function (both) { (kind === "cerca" ? renderSearch : renderGlossary)(both[0], both[1], q); }, failed);
   } else {
     var m = RULE_PATH.exec(path);
     if (m) load(app.getAttribute("data-dati")).then(function (data) { renderRule(data, m[1].toLowerCase()); }, failed);
@@ -240,6 +347,4 @@
       app.insertBefore(el("p", { class: "avviso-offline", role: "status", text: "Questa pagina non è nella copia offline: senza rete si leggono le regole, il glossario, l'indice analitico e il turno." }), app.firstChild.nextSibling);
     }
   }
-
-  window.judgeOffline = { search: search };
 })();

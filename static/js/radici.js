@@ -188,5 +188,5 @@
     return out;
   }
 
-  root.judgeRadici = { fold: fold, words: words, stemItalian: stemItalian, italianTerms: italianTerms };
+  root.judgeRadici = { fold: fold, words: words, tokens: tokens, stemItalian: stemItalian, italianTerms: italianTerms };
 })(typeof self !== "undefined" ? self : this);

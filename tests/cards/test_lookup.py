@@ -65,3 +65,36 @@ def test_suggestions_need_two_letters_and_never_half_matches(table):
 def test_by_slug_is_the_english_name_only(table):
     assert lookup.by_slug("grizzly-bears", table).name == "Grizzly Bears"
     assert lookup.by_slug("orso-grizzly", table) is None
+
+
+@pytest.mark.parametrize("typed, english", [
+    ("Fire // Ice", "Fire"),                                         # a split card by its whole name
+    ("fire/ice", "Fire"),
+    ("Brazen Borrower // Petty Theft", "Brazen Borrower"),          # an adventurer
+    ("Delver of Secrets // Insectile Aberration", "Delver of Secrets"),  # a double-faced card
+    ("Fuoco // Ghiaccio", "Fire"),                                   # the whole Italian name
+])
+def test_a_multi_part_name_written_in_full_is_its_first_part(table, typed, english):
+    found = lookup.exact(typed, table)
+    assert [m.face.name for m in found] == [english] and found[0].exact
+    assert " // " in found[0].name                                   # shown as it was asked for
+    assert lookup.resolve(typed, table).name == english
+    assert lookup.find(typed, 3, table)[0].face.name == english
+    assert [m.face.name for m in lookup.named(typed, table)] == [english]
+
+
+@pytest.mark.parametrize("typed, english", [
+    ("Yawgmoths Will", "Yawgmoth's Will"),                           # the apostrophe dropped
+    ("yawgmoths will", "Yawgmoth's Will"),
+    ("Slo Ring", "Sol Ring"),                                        # a short first word misspelt
+    ("Fgo Bank", "Fog Bank"),
+    ("Obr of Dreams", "Orb of Dreams"),
+])
+def test_common_slips_find_the_card(table, typed, english):
+    assert lookup.find(typed, 3, table)[0].face.name == english
+    assert [m.face.name for m in lookup.named(typed, table)] == [english]
+
+
+def test_a_short_word_alone_is_not_corrected(table):
+    """Three letters are one edit from too many words: alone, «Slo» completes, it is not corrected."""
+    assert all(m.tier != 2 or m.edits == 0 for m in lookup.find("slo", 5, table))

@@ -86,3 +86,29 @@ def test_a_truncated_table_is_an_os_error_not_a_crash(tmp_path):
     (folder / "carte.jsonl.gz").write_bytes(data[: len(data) // 2])
     with pytest.raises(OSError):
         CardTable(folder)
+
+
+def test_the_index_is_kept_in_the_build_cache_and_read_back(tmp_path, monkeypatch):
+    """A start reads the index the previous one built (the same answers, nothing built); a changed
+    table is a new entry (issue 37: the card index was built at every start)."""
+    from judge import build_cache
+    from judge.cards import table as cards
+
+    monkeypatch.setenv(build_cache.ENV, str(tmp_path / "cache"))
+    folder = write_table(tmp_path / "carte", [card("Grizzly Bears", name_it="Orso Grizzly"),
+                                               card("Fire", names=["Fire", "Ice"], name_it="Fuoco"),
+                                               card("Ice", names=["Fire", "Ice"], name_it="Ghiaccio"),
+                                               card("Yawgmoth's Will", types=["Sorcery"])])
+    assert not cards.in_cache(folder)
+    first = CardTable(folder)
+    assert cards.in_cache(folder)
+    built = [e for e in build_cache.events() if e.kind == "carte"]
+    second = CardTable(folder)
+    read = [e for e in build_cache.events() if e.kind == "carte"][len(built):]
+    assert [e.action for e in read] == ["letto"]
+    for typed in ("orso grizly", "Fire // Ice", "Fuoco // Ghiaccio", "Yawgmoths Will"):
+        assert [m.name for m in lookup.find(typed, 3, second)] == [m.name for m in lookup.find(typed, 3, first)]
+        assert lookup.find(typed, 1, second)[0].tier <= 2
+    assert (second.version, len(second), second.face(1).name_it) == (first.version, len(first), "Fuoco")
+    write_table(folder, [card("Grizzly Bears", name_it="Orso Grizzly"), card("Future Bear")])
+    assert not cards.in_cache(folder) and len(CardTable(folder)) == 2

@@ -63,7 +63,7 @@ def test_after_one_visit_the_edition_reads_and_searches_with_no_network(screen, 
         results = screen.locator("#risultati-offline .risultato strong")
         expect(results.first).to_be_visible()
         assert "702.19b" in results.all_inner_texts()[:10]
-        expect(screen.locator(".avviso-offline")).to_contain_text("risposte più semplici")
+        expect(screen.locator(".avviso-offline")).to_contain_text("le stesse prime risposte")
         screen.screenshot(path=str(screenshots / f"offline-cerca-{screen.size}.png"))
         # The glossary, both analytic indexes and /turno, kept on install.
         for path, heading in (("/glossario", "Glossario"), ("/indice-analitico", "Indice analitico"),
@@ -73,6 +73,89 @@ def test_after_one_visit_the_edition_reads_and_searches_with_no_network(screen, 
             expect(screen.locator("h1")).to_have_text(heading)
     finally:
         screen.context.set_offline(False)
+
+
+@pytest.fixture(scope="module")
+def server_engine(tmp_path_factory):
+    """The server's search, to compare the offline answers with (the same corpus and index)."""
+    from judge.search.engines import get_engine
+
+    return get_engine(tmp_path_factory.mktemp("motore"))
+
+
+def test_offline_answers_as_the_site_does(browser, base_url, server_engine, screenshots):
+    """With the network cut: the same labels as online (a section's title is not community text, a
+    section's preview shows its first rule), «layer», «livelli», «ETB», «SBA» give the server's first
+    answers, the glossary's own search answers as online, and the pages that need the network say
+    what they are and what works without it."""
+    from judge.search.glossary import get_glossary
+    from judge.web.glossary_search import search_entries
+    from judge.web.rules import glossary_entries
+
+    corpus = load_corpus()
+    context = browser.new_context(base_url=base_url, locale="it-IT", viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        visit_once(page)
+        context.set_offline(True)
+        # Search: the server's first three answers, computed here, not written down.
+        for query in ("layer", "livelli", "ETB", "SBA"):
+            page.goto(f"/cerca?q={query}")
+            results = page.locator("#risultati-offline .risultato strong")
+            expect(results.first).to_be_visible()
+            want = [h.number for h in server_engine.search(query, per_page=3).hits]
+            assert results.all_inner_texts()[:3] == want, query
+        page.goto("/cerca?q=layer")
+        expect(page.locator("#risultati-offline .risultato strong").first).to_have_text("613.1b")
+        page.screenshot(path=str(screenshots / "offline-layer-telefono.png"))
+        # A section found by its title: «Sezione», not a label of community text.
+        page.goto("/cerca?q=carte livellatori")
+        section = page.locator("#risultati-offline .risultato", has=page.locator("strong", has_text="711")).first
+        expect(section.locator(".sezione")).to_have_text("Sezione")
+        expect(section.locator(".strato")).to_have_count(0)
+        # A rule never opened: its labels are the online ones (the translation of the English in force).
+        rule = corpus.get("702.19c")
+        page.goto("/regole/702.19c")
+        expect(page.locator("#offline-app .lingua-it .versione .strato")).to_have_text(rule.italian.label)
+        expect(page.locator("#offline-app .lingua-it .versione .strato")).to_have_attribute("title", rule.italian.version)
+        expect(page.locator("#offline-app .lingua-en .versione")).to_contain_text("testo non verificato")
+        # The glossary's own search, as the server's.
+        entries = glossary_entries(corpus)
+        for query in ("travolgere", "SBA", "pila", "combat damage"):
+            page.goto(f"/glossario?q={query}")
+            expect(page.locator("#risultati-offline .conteggio")).to_be_visible()
+            want = [e["anchor"] for e in search_entries(entries, query, get_glossary(corpus=corpus))]
+            got = page.locator("#risultati-offline dl.glossario dt").evaluate_all("ds => ds.map(d => d.id)")
+            assert got == want and want, query
+        page.goto("/glossario?q=SBA")
+        expect(page.locator("#risultati-offline .gergo")).to_contain_text("«SBA» è gergo")
+        page.screenshot(path=str(screenshots / "offline-glossario-telefono.png"))
+        # Pages that need the network: titled for what they are, saying what works.
+        for path, title in (("/carte/orso-grizzly", "Carte"), ("/simulatore", "Simulatore"), ("/collega", "Collega le citazioni")):
+            page.goto(path)
+            expect(page.locator("h1")).to_have_text(f"{title}: serve la rete")
+            expect(page).to_have_title(f"{title} (senza rete) · judge")
+            expect(page.locator("main")).to_contain_text("Che cosa funziona senza rete")
+        page.screenshot(path=str(screenshots / "offline-carte-telefono.png"))
+    finally:
+        context.close()
+
+
+def test_a_sections_preview_offline_is_its_first_rule(page):
+    """The service worker's preview of a section, with the network cut: its first rule and that rule's
+    label, as /api/anteprima answers online."""
+    online = page.request.get("/api/anteprima/702").json()
+    visit_once(page)
+    page.context.set_offline(True)
+    try:
+        got = page.evaluate("async () => (await fetch('/api/anteprima/702')).json()")
+        assert (got["text"], got["label"], got["layer"]) == (online["text"], online["label"], online["layer"])
+        assert got["text"].startswith("702.1 ") and "comunità" not in got["label"]
+        chapter = page.evaluate("async () => (await fetch('/api/anteprima/7')).json()")
+        assert chapter["label"] is None and chapter["text"].startswith("Sezioni: 700.")
+    finally:
+        page.context.set_offline(False)
 
 
 def test_the_browsers_italian_stems_are_the_servers(page):

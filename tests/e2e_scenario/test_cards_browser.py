@@ -20,9 +20,11 @@ def test_card_page_on_a_phone_has_keyword_links_and_rulings(browser, server, sho
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390
         flying = pg.locator(".carta-testo a", has_text="Flying")
         assert flying.get_attribute("href") == "/regole/702.9"
-        assert flying.get_attribute("title").startswith("702.9 — ")   # the rule's text on hover
+        assert flying.get_attribute("data-anteprima") == "702.9"       # the rule's preview, as every rule link
+        flying.tap()
+        expect(pg.locator("#judge-anteprima .anteprima-titolo")).to_contain_text("702.9")
         rulings = pg.locator(".sentenze li")
-        assert rulings.count() >= 1 and "2009-10-01" in rulings.first.inner_text()
+        assert rulings.count() >= 1 and "1 ottobre 2009" in rulings.first.inner_text()
         assert pg.locator(".sentenze li").first.is_visible()
         assert "novembre 2018" in pg.locator("#carta-sentenze ~ p.aiuto, .aiuto").first.inner_text()
         pg.screenshot(path=str(shots / "carta-390-baneslayer-angel.png"), full_page=True)

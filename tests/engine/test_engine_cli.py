@@ -214,3 +214,22 @@ def test_the_readme_example_steps_through_a_whole_turn(tmp_path, monkeypatch):
     assert "Inizia la sottofase di cancellazione (turno 1" in outputs[1]
     assert "Bruno pesca una carta" in outputs[2]
     assert "508.8" in outputs[-1] and "Mi fermo alla fine del turno" in outputs[-1]
+
+
+def test_passo_json_answers_an_invalid_scenario_with_json(tmp_path):
+    """With --json, whoever reads JSON gets JSON, failures included: the file's errors, on stdout."""
+    bad = tmp_path / "rotto.json"
+    bad.write_text('{"format": "judge-scenario", "version": 1, "players": "x"}', encoding="utf-8")
+    for command in (["passo", str(bad), "--json"], ["azione", str(bad), "gain_life", "--json"]):
+        res = CliRunner().invoke(scenario, command)
+        assert res.exit_code == 2
+        error = json.loads(res.stdout)["error"]
+        assert error["code"] == 2 and error["message"].startswith("Scenario non valido")
+        assert {"path": "players", "message": "attesa una lista"} in error["errors"]
+    res = CliRunner().invoke(scenario, ["passo", str(tmp_path / "manca.json"), "--json"])
+    assert res.exit_code == 2 and "impossibile leggere" in json.loads(res.stdout)["error"]["errors"][0]["message"]
+    res = CliRunner().invoke(scenario, ["passo", str(bad), "--json", "--passi", "1", "--fino-a", "draw"])
+    assert res.exit_code == 2 and "non entrambi" in json.loads(res.stdout)["error"]["message"]
+    # Without --json, the same on standard error, as text.
+    res = CliRunner().invoke(scenario, ["passo", str(bad)])
+    assert res.exit_code == 2 and res.stdout == "" and "Scenario non valido" in res.stderr

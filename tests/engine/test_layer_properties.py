@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import scenario
-from judge.engine import Game
+from judge.engine import Game, ScenarioError
 from judge.engine.characteristics import layers
 
 
@@ -167,3 +167,58 @@ def test_the_cache_always_gives_what_a_fresh_computation_gives(data, actions):
         cached = layers.board(g.state)
         fresh = layers.compute(g.state)
         assert cached.chars == fresh.chars
+
+
+@st.composite
+def plain_boards(draw) -> dict:
+    """Boards without continuous effects: counters, changeling, basic land types, face down."""
+    bf = []
+    for i in range(draw(st.integers(1, 6))):
+        land = draw(st.booleans())
+        bf.append({"id": f"x{i}", "name": f"Oggetto {i}",
+                   "types": ["land"] if land else ["creature"],
+                   "subtypes": draw(st.sampled_from([[], ["Forest"], ["Island", "Swamp"]])) if land
+                   else draw(st.sampled_from([[], ["Elf"]])),
+                   "power": None if land else draw(st.integers(0, 3)),
+                   "toughness": None if land else draw(st.integers(1, 3)),
+                   "keywords": draw(st.sampled_from([[], ["changeling"], ["flying"]])),
+                   "counters": draw(st.dictionaries(st.sampled_from(["+1/+1", "-1/-1", "flying",
+                                                                     "exalted", "charge"]),
+                                                    st.integers(1, 2), max_size=3)),
+                   "face_down": draw(st.booleans()) and not land, "controller": "p1"})
+    return scenario(bf)
+
+
+@SETTINGS
+@given(plain_boards())
+def test_without_effects_the_quick_path_is_the_full_computation(data):
+    g = Game.from_dict(data)
+    full = layers.compute(g.state)
+    for p in g.state.battlefield:
+        assert layers.chars(g.state, p) == full.chars[p.id]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=6)
+                    | st.sampled_from(["self", "attached", "game", "creature", "modify_pt", "copy",
+                                       "control", "you", "static", "resolved", "x1"]),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(["id", "op", "kind", "affects", "does", "filter",
+                                                       "objects", "types", "power", "player",
+                                                       "source", "of", "values", "except",
+                                                       "condition", "count", "zones"]),
+                                      inner, max_size=4), max_leaves=12)
+
+
+@SETTINGS
+@given(JSON)
+def test_any_effect_record_is_read_or_refused_in_italian(raw):
+    """A file may hold anything as an effect: it is read or refused with field paths, never
+    an exception of another kind."""
+    data = scenario([{"id": "x1", "name": "X", "types": ["creature"], "power": 1, "toughness": 1,
+                      "controller": "p1"}], effects=[raw])
+    try:
+        g = Game.from_dict(data)
+    except ScenarioError as e:
+        assert all(p.startswith("effects") or p == "" for p, _ in e.errors), e.errors
+        return
+    layers.compute(g.state)

@@ -105,3 +105,12 @@ def test_any_card_text_is_a_card_or_an_italian_error(text):
         sc.parse(scenario([{"id": "a", "card": text, "controller": "p1", "power": 1, "toughness": 1}]))
     except ScenarioError as e:
         assert all(p.startswith("battlefield[0]") for p, _ in e.errors)
+
+
+def test_a_multi_part_card_named_in_full_is_its_first_face():
+    """«Delver of Secrets // Insectile Aberration» in a scenario: the front face, named as a face."""
+    st_ = state_of({"id": "d", "card": "Delver of Secrets // Insectile Aberration", "controller": "p1"},
+                   {"id": "b", "card": "Brazen Borrower // Petty Theft", "controller": "p2"})
+    delver, borrower = st_.battlefield
+    assert (delver.name, delver.card, delver.power, delver.toughness) == ("Delver of Secrets", "Delver of Secrets", 1, 1)
+    assert (borrower.name, borrower.card, borrower.keywords) == ("Brazen Borrower", "Brazen Borrower", ["flying"])

@@ -321,3 +321,22 @@ def test_a_new_scenario_from_the_builder_plays_for_turns(sim, variant):
     assert state["stato"]["turn"]["number"] > players
     assert not any(e["rules"] == ["704.5b"] for e in state["eventi"])
     assert any(e["kind"] == "draw" for e in state["eventi"])
+
+
+def test_domanda_and_risposta_make_a_scenario_a_question(sim):
+    """A judge shares a scenario as a question: the builder's «Domanda» and «Risposta» fields are the
+    scenario's question and answer; the simulator shows the question and keeps the answer behind a tap."""
+    url = sim.new()
+    html = sim.page(url)
+    assert '<label for="f-question">Domanda</label>' in html and '<label for="f-answer">Risposta</label>' in html
+    url = sim.save(url, {"title": "Travolgere", "question": "Quanto danno può travolgere?",
+                         "answer": "Quattro (702.19b)."})
+    d = sim.api(url)["documento"]
+    assert (d["question"], d["answer"]) == ("Quanto danno può travolgere?", "Quattro (702.19b).")
+    assert 'value="Quanto danno può travolgere?"' in sim.page(url)
+    r = sim.post(url, {"azione": "avvia"})
+    game = sim.page(r.location.split("?")[0])
+    assert '<p class="sc-question">Quanto danno può travolgere?</p>' in game
+    assert 'Quattro (<a' in game and 'href="/regole/702.19b"' in game
+    url = sim.save(url, {"question": "", "answer": ""})          # emptied: no longer a question
+    assert "question" not in sim.api(url)["documento"]

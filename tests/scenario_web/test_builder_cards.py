@@ -144,3 +144,15 @@ def test_refill_never_overwrites_what_the_judge_changed(current, auto, new):
             assert (k in kept) == (cur != new[k].strip())
         else:
             assert out[k] == new[k] and k not in kept               # the card's value fills it
+
+
+def test_the_board_writes_type_lines_in_italian_with_the_english_beside(sim):
+    from judge.engine.scenario.templates import new_scenario
+
+    d = new_scenario("two-player", title="Tipi")
+    d["battlefield"] = [{"id": "t", "card": "Thalia, Guardian of Thraben", "controller": "p1"},
+                        {"id": "b", "card": "Bonesplitter", "controller": "p2"}]
+    html = sim.page(sim.upload({"format": "judge-partita", "version": 1, "scenario": d}))
+    types = [re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r'<span class="sc-ptype">(.*?)</span>\s*</', html, re.S)]
+    assert any(t.startswith("Creatura Leggendaria — Umano Soldato (Legendary Creature — Human Soldier)") for t in types), types
+    assert any(t.startswith("Artefatto — Equipaggiamento (Artifact — Equipment)") for t in types), types

@@ -94,3 +94,28 @@ def test_the_stepper_shows_why_with_rule_links(sim):
     assert '<span class="sc-pt">3/3</span>' in page
     api = sim.api(url)
     assert api["caratteristiche"]["orso"]["rows"][0]["rules"][0] == "613.4c"
+
+
+def test_effects_survive_permalinks_actions_and_undo_through_the_api(client):
+    """A game with effects: an effect added through the JSON API, its permalink read back,
+    then undone: the characteristics follow each state."""
+    doc = {"format": "judge-partita", "version": 1, "scenario": {
+        "format": "judge-scenario", "version": 1, "players": [{"id": "p1"}, {"id": "p2"}],
+        "battlefield": [bear()],
+        "effects": [{"id": "e1", "kind": "resolved", "affects": {"objects": ["orso"]},
+                     "does": [{"op": "switch_pt"}], "duration": "end_of_turn", "timestamp": 5}]}}
+    first = client.post("/api/scenari", json=doc).get_json()["id"]
+    pump = {"type": "act", "name": "add_effect",
+            "params": {"effect": {"affects": {"objects": ["orso"]},
+                                  "does": [{"op": "modify_pt", "power": 3, "toughness": 0}]}}}
+    r = client.post(f"/api/scenari/{first}/azioni", json=pump)
+    assert r.status_code == 201, r.get_data(as_text=True)[:1000]
+    second = r.get_json()["id"]
+    again = client.get(f"/api/scenari/{second}").get_json()         # the permalink, read back
+    result = again["caratteristiche"]["orso"]["result"]
+    assert (result["power"], result["toughness"]) == (2, 5)         # 7c +3/+0, then 7d switch
+    assert [e["id"] for e in again["stato"]["effects"]] == ["e1", "e2"]
+    undone = client.post(f"/api/scenari/{second}/azioni", json={"type": "undo"}).get_json()
+    result = undone["caratteristiche"]["orso"]["result"]
+    assert (result["power"], result["toughness"]) == (2, 2)
+    assert [e["id"] for e in undone["stato"]["effects"]] == ["e1"]

@@ -166,7 +166,8 @@ def test_log_on_the_page_is_bounded_and_complete_on_request(client, token):
 
 
 def test_old_permalinks_still_open(tmp_path):
-    """Permalinks saved by the code of ed93c5c (data/) show the same state and log today."""
+    """Permalinks saved by the code of ed93c5c (data/) show the same state and log today (the log's
+    sentences as today's engine writes them: «assegna 2 danni a», issue 37)."""
     from pathlib import Path
     data = Path(__file__).parent / "data"
     inst = tmp_path / "old"

@@ -5,13 +5,14 @@ nothing; the same through the JSON API."""
 
 from __future__ import annotations
 
+import html as htmlmod
 import re
 
 import pytest
 
 from judge.engine.registry import ACTIONS, RAW_EDITS
 from judge.engine.scenario.templates import new_scenario
-from judge.web.simulator import actions as acts
+from judge.web.simulator import actions as acts, judge_sentences
 
 from .conftest import bear
 
@@ -211,14 +212,21 @@ def test_action_applies_logs_its_rule_and_undoes(sim, client, name):
     html = sim.page(g2).replace("&#39;", "'")
     entries = log(html)
     assert entries and any(rule in e for e in entries), entries
-    label = acts.label(name)
-    assert f'class="sc-act-label">Azione del giudice: {label}' in html   # named in the log
-    assert "Azione del giudice" in html                        # and above the board
+    # named in the log as a sentence («Il giudice fa guadagnare 3 punti vita ad Alice.») where the
+    # action has one, else by its form's label
+    said = re.search(r'class="sc-act-label">([^<]*)<', html).group(1)
+    if name in judge_sentences.SENTENCES:
+        assert said.endswith(".") and ("Il giudice " in said or "registrata dal giudice" in said), said
+        assert not said.startswith("Azione del giudice")
+    else:
+        assert said.startswith(f"Azione del giudice: {acts.label(name)}"), said
+    label = htmlmod.unescape(said)
+    assert "Azione del giudice" in html                        # above the board
     state = sim.api(g2)
     assert state["documento"]["actions"][-1]["type"] == "act"
     assert state["documento"]["actions"][-1]["name"] == name
     md = client.get(g2 + "/registro.md").get_data(as_text=True)
-    assert f"*Azione del giudice: {label}" in md
+    assert f"*{label}" in md
     # a raw edit cites no rule (none governs it) and says what it is; the others cite theirs
     assert (rule in md) if name in RAW_EDITS else (f"[{rule}]" in md)
     g3 = sim.act(g2, azione="annulla")                         # one entry: one undo

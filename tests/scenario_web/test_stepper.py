@@ -149,7 +149,9 @@ def test_permalink_survives_a_restart(tmp_path, library_dir):
     app2 = create_app({"INSTANCE_PATH": str(inst), "TESTING": True, "SCENARIO_LIBRARY": str(library_dir)})
     after = app2.test_client().get(g)
     assert after.status_code == 200
-    strip = lambda h: re.sub(r'name="csrf_token" value="[^"]+"', "", h)     # noqa: E731
+    # (the token, and where «Avanza fino a» points: this browser's last choice, not the game's)
+    strip = lambda h: re.sub(r'<select id="sc-fino-a".*?</select>', "", re.sub(r'name="csrf_token" value="[^"]+"', "", h),  # noqa: E731
+                             flags=re.S)
     assert strip(after.get_data(as_text=True)) == strip(before)
 
 
@@ -213,7 +215,7 @@ def test_blockers_and_damage_assignment_from_the_form(sim):
     assert r.status_code == 422 and "atteso un intero non negativo" in r.get_data(as_text=True)
     g = sim.act(g, azione="decidi", **{"dmg-0-0": "2", "dmg-0-1": "3", "dmg-0-2": "0"})
     entries = log_entries(sim.page(g))
-    assert any("Wurm assegna 2 a Muro A, 3 a Muro B" in e and "510.1" in e for e in entries)
+    assert any("Wurm assegna 2 danni a Muro A e 3 danni a Muro B" in e and "510.1" in e for e in entries)
     assert any("Muro A" in e and "704.5g" in e for e in entries)          # destroyed: lethal damage
 
 
@@ -302,3 +304,51 @@ def test_avanza_fino_a_a_step_the_turn_does_not_have_stops_at_its_end(sim, clien
         {"format": "judge-partita", "version": 1, "scenario": new_scenario(),
          "actions": [{"type": "step_to", "step": "end", "turn_end": "sì"}]})})
     assert r.status_code == 422 and "atteso un booleano" in r.get_data(as_text=True)
+
+
+def test_avanza_fino_a_keeps_the_judges_choice_after_any_action(sim):
+    """«Avanza fino a» points where the judge last chose, after a step, a judge action, a decision."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": full_hand_scenario()})
+    chosen = lambda html: re.search(r'<select id="sc-fino-a".*?<option value="(\w+)" selected', html, re.S).group(1)  # noqa: E731
+    assert chosen(sim.page(g)) == "cleanup"                        # nothing chosen yet: the end of the turn
+    g = sim.act(g, azione="vai", fino_a="declare_attackers")
+    assert chosen(sim.page(g)) == "declare_attackers"
+    g = sim.act(g, azione="predefinita")                          # a decision (no attackers)
+    g = sim.act(g, azione="giudice", nome="gain_life", **{"p.player": "p1", "p.amount": "2"})
+    assert chosen(sim.page(g)) == "declare_attackers"
+
+
+def test_the_answer_of_a_shared_question_links_its_rules(sim):
+    d = full_hand_scenario()
+    d["question"], d["answer"] = "Chi scarta?", "Alice scarta fino a sette carte (514.1, vedi anche 402.2)."
+    html = sim.page(sim.upload({"format": "judge-partita", "version": 1, "scenario": d}))
+    answer = re.search(r'<summary>Mostra la risposta</summary>\s*<p>(.*?)</p>', html, re.S).group(1)
+    assert 'href="/regole/514.1"' in answer and 'href="/regole/402.2"' in answer
+
+
+def test_decisions_say_why_with_linked_rules(sim):
+    """Who cannot block whom, and the lethal figure of deathtouch, each with its rules as links."""
+    d = new_scenario("two-player", title="Falco e serpe")
+    d["battlefield"] = [
+        {"id": "f", "name": "Falco", "types": ["creature"], "power": 1, "toughness": 1, "controller": "p1",
+         "keywords": ["flying"]},
+        {"id": "s", "name": "Serpe", "types": ["creature"], "power": 3, "toughness": 1, "controller": "p1",
+         "keywords": ["deathtouch", "trample"]},
+        {"id": "o", "name": "Orso", "types": ["creature"], "power": 2, "toughness": 4, "controller": "p2"},
+        {"id": "o2", "name": "Orso", "types": ["creature"], "power": 2, "toughness": 2, "controller": "p1"},
+    ]
+    d["turn"] = {"number": 2, "active_player": "p1", "step": "beginning_of_combat"}
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": d})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    creatures = re.findall(r'<label for="sc-(att-\d)">(\w+)', html)
+    g = sim.act(g, azione="decidi", **{k: "p2" for k, name in creatures if name in ("Falco", "Serpe")})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    hint = re.search(r'<p class="sc-hint">Orso di Bruno non può bloccare (.*?)</p>', html, re.S).group(1)
+    assert "Falco" in hint and 'href="/regole/702.9b"' in hint and 'href="/regole/509.1b"' in hint
+    g = sim.act(g, azione="decidi", **{"blk-0": "s"})
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    label = re.search(r'<label for="sc-dmg-0-0">(.*?)</label>', html, re.S).group(1)
+    assert "letale: 1, Serpe ha tocco letale" in label and 'href="/regole/702.2c"' in label

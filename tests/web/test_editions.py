@@ -201,3 +201,20 @@ def test_507_2_warning_tells_the_truth(client):
     data = client.get("/api/regole/507.2").get_json()
     assert [w["code"] for w in data["warnings"]] == ["italiano-superato"]
     assert str(escape("603")) in data["warnings"][0]["message"]
+
+
+def test_a_rule_page_says_its_numbering_history_in_one_sentence(client):
+    """727.1 was 726.1 until 27 February 2026, when 727.1 was Rad Counters (today 728.1): one sentence,
+    the links, and the history for the rest (issue 37: the rule's text stays on a phone's first screen)."""
+    body = page(client, "/regole/727.1")
+    assert body.count('class="numerazione-precedente"') == 1
+    sentence = re.search(r'<p class="numerazione-precedente">(.*?)</p>', body, re.S).group(1)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", sentence)).strip()
+    assert text.startswith("Dal 14 novembre 2025 al 27 febbraio 2026 questa regola era 726.1; il numero 727.1 "
+                           "indicava un'altra regola, oggi 728.1"), text
+    assert 'href="/regole/726.1?edizione=20251114"' in sentence and 'href="/regole/728.1"' in sentence
+    assert 'href="/regole/727.1/storia">Storia della numerazione</a>' in sentence
+    # A new rule whose number other rules had before it.
+    body = page(client, "/regole/310.8")
+    sentence = re.search(r'<p class="numerazione-precedente">(.*?)</p>', body, re.S).group(1)
+    assert "questa regola non c&#39;era; il numero 310.8 indicava" in sentence or "questa regola non c'era; il numero 310.8 indicava" in sentence

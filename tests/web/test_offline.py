@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import shutil
 from pathlib import Path
@@ -67,31 +68,76 @@ def test_edition_data_holds_every_rule_in_both_languages_with_labels(client, cor
             assert got["it"][0] == rule.italian.text and data["etichette"][got["it"][2]] == rule.italian.label
             assert got["it"][3] == rule.italian.layer
     assert by_number["702.19b"]["t"] == "702.19b Travolgere" and by_number["702.19b"]["p"] == "702.19"
+    # A section's and a chapter's preview are /api/anteprima's (a section shows its first rule).
+    for n in ("702", "7", "121"):
+        online = client.get(f"/api/anteprima/{n}").get_json()
+        text, label, layer, lang = by_number[n]["a"]
+        assert (text, layer, lang) == (online["text"], online["layer"], online["lang"])
+        assert (data["etichette"][label] if label is not None else None) == online["label"]
+    assert by_number["702"]["a"][0].startswith("702.1 ") and by_number["7"]["a"][1] is None
+    # A community rule keeps the project's translation under it; the labels' full wording is there too.
+    rule = corpus.get("121.1")
+    assert by_number["121.1"]["alt"][0] == rule.tr.text and data["versioni"][by_number["121.1"]["it"][2]] == rule.italian.version
+    # The checks' warnings, as the page shows them.
+    assert any("112.10" in w[1] for w in by_number["101.2a"]["w"])
 
 
-def test_search_index_uses_the_servers_stems_and_weights_the_right_rules(client, corpus, files):
+def _offline_index(client, files) -> dict:
     url = next(f for f in files["file"] if f.startswith("/offline/ricerca-"))
-    r = client.get(url, headers={"Accept-Encoding": "gzip"})
-    ix = json.loads(gzip.decompress(r.get_data()))
-    assert ix["regole"] == list(corpus.numbers)
+    return json.loads(gzip.decompress(client.get(url, headers={"Accept-Encoding": "gzip"}).get_data()))
 
-    def postings(lang, stem):
-        pos, out = 0, {}
-        for pair in ix["termini"][lang][stem].split():
+
+def test_search_index_holds_the_servers_own_scores(client, corpus, files, app):
+    """Each term's score in each document is the server's (to a percent): the browser adds up what
+    the server would compute, so the offline ranking is the server's."""
+    from judge.search.engines import get_engine
+    from judge.search.query import FIELDS
+
+    ix = _offline_index(client, files)
+    assert ix["regole"] == list(corpus.numbers)
+    scale = ix["pesi"]
+
+    def postings(lang, key):
+        doc, out = 0, {}
+        for pair in ix["termini"][lang][key].split():
             d, w = pair.split(":")
-            pos += int(d, 36)
-            out[ix["regole"][pos]] = int(w, 36)
+            doc += int(d, 36)
+            number, doc_lang = ix["regole"][doc // 2], "en" if doc % 2 else "it"
+            out[(number, doc_lang)] = math.exp(int(w, 36) / scale["passi"] - scale["scarto"])
         return out
 
-    # Every Italian stem of 702.19b's text points at it; "travolg" weighs most on the trample rules.
+    engine = get_engine(app.instance_path, corpus)
+    sc = engine.scorer
+    for lang, stem in (("it", "travolg"), ("en", "layer"), ("it", "cimiter")):
+        docs, scores = sc._fields(FIELDS[lang], (stem,))
+        want = {(sc.stored[d]["number"], sc.stored[d]["lang"]): float(s) for d, s in zip(docs, scores)}
+        got = postings(lang, stem)
+        assert set(got) == set(want), stem
+        assert all(abs(got[k] - want[k]) <= 0.01 * want[k] for k in want), stem
+    # Every Italian stem of 702.19b's text points at its Italian document.
     for stem in set(terms(corpus.get("702.19b").italian.text, "it")):
-        assert "702.19b" in postings("it", stem), stem
-    top = sorted(postings("it", "travolg").items(), key=lambda kv: -kv[1])[:5]
-    assert all(n.startswith("702.19") for n, _ in top)
+        assert ("702.19b", "it") in postings("it", stem), stem
     assert ix["inglese"]["trample"] == "trampl" and ix["inglese"]["attacking"] == "attack"
-    # "ETB" is a glossary concept with the Italian words of what it means.
-    wanted = ["it", terms("entrare nel campo di battaglia", "it")]
-    assert any(wanted in ix["concetti"][cid] for cid in ix["sinonimi"]["etb"])
+    # "ETB" is a glossary concept with the Italian words of what it means, and a headword of the
+    # English analytic index: its rules lead.
+    wanted = ["it", " ".join(terms("entrare nel campo di battaglia", "it"))]
+    assert any(wanted in ix["glossario"]["concetti"][cid] for cid in ix["glossario"]["forme"]["etb"])
+    assert ix["rubriche"]["en"]["etb"]
+    # The server's weights, read from its modules (a change there reaches the copy).
+    from judge.search.layout import ITALIAN_BOOST
+    from judge.search.query import W_HEADING_ONLY, W_HEADWORD
+    assert (scale["italiano"], scale["solo_nome"], scale["rubrica"]) == (ITALIAN_BOOST, W_HEADING_ONLY, W_HEADWORD)
+
+
+def test_glossary_data_holds_what_its_search_compares(client, corpus, files):
+    url = next(f for f in files["file"] if f.startswith("/offline/glossario-"))
+    data = json.loads(client.get(url).get_data())
+    by_term = {e["term"]: e for e in data["voci"]}
+    assert len(by_term) == len(corpus.glossary)
+    trample = by_term["Trample"]
+    assert trample["it_term"] == "Travolgere" and trample["r"] == [terms("Travolgere", "it"), terms("Trample", "en")]
+    assert trample["anchor"] == "t-trample"
+    assert data["gergo"]["en"]["sba"][0][0] == "SBA"
 
 
 def test_an_old_versions_file_is_not_served(client):
@@ -100,10 +146,22 @@ def test_an_old_versions_file_is_not_served(client):
 
 
 def test_offline_pages_render_in_the_browser_from_the_data(client, files):
-    for path, script in (("/offline/regola", "offline.js"), ("/offline/cerca", "offline.js")):
+    for path, script in (("/offline/regola", "offline.js"), ("/offline/cerca", "ricerca-offline.js")):
         body = client.get(path).get_data(as_text=True)
         assert f'data-dati="{files["dati"]}"' in body and script in body and "radici.js" in body
-    assert "risposte più semplici" in client.get("/offline/cerca").get_data(as_text=True)
+    assert "correzione dei refusi" in client.get("/offline/cerca").get_data(as_text=True)
+    body = client.get("/offline/glossario").get_data(as_text=True)
+    assert "/offline/glossario-" in body and "ricerca-offline.js" in body
+
+
+@pytest.mark.parametrize("page, title", [("carte", "Carte"), ("simulatore", "Simulatore"),
+                                         ("collega", "Collega le citazioni"), ("pagina", "Pagina non disponibile")])
+def test_pages_that_need_the_network_have_a_fallback_that_says_what_works(client, files, page, title):
+    url = f"/offline/senza-rete/{page}"
+    assert url in files["file"] and (url in files["senza_rete"] or url == files["altrove"])
+    body = client.get(url).get_data(as_text=True)
+    assert f"<title>{title} (senza rete) · judge</title>" in body and f"<h1>{title}: serve la rete</h1>" in body
+    assert "Che cosa funziona senza rete" in body and 'href="/glossario"' in body
 
 
 def _cache_without_the_copy(tmp_path, monkeypatch) -> Path:
@@ -145,7 +203,7 @@ def test_the_copy_is_built_once_per_machine_and_linked_into_each_instance(tmp_pa
     second = create_app({"INSTANCE_PATH": str(tmp_path / "due"), "TESTING": True, "SECRET_KEY": "t"})
     assert second.test_client().get("/offline/stato").get_json()["pronta"] is True
     names = sorted(p.name for p in entries[0].iterdir())
-    assert len(names) == 6 and names == sorted(p.name for p in (tmp_path / "due" / "offline").iterdir())
+    assert len(names) == 9 and names == sorted(p.name for p in (tmp_path / "due" / "offline").iterdir())
     for name in names:
         assert (tmp_path / "due" / "offline" / name).stat().st_ino == (entries[0] / name).stat().st_ino
     r = second.test_client().get(f"/offline/regole-{version(corpus)}.json")

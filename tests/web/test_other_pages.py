@@ -150,7 +150,7 @@ def test_navigation_links(client):
     nav = re.search(r'<nav id="menu-sito" aria-label="Sezioni del sito">(.*?)</nav>', body, re.S)[1]
     for label, href in [("Regolamento", "/"), ("Cerca", "/cerca"), ("Collega", "/collega"), ("Turno", "/turno"),
                         ("Glossario", "/glossario"), ("Modifiche", "/modifiche"),
-                        ("Indice analitico", "/indice-analitico")]:
+                        ("Indice analitico", "/indice-analitico"), ("Carte", "/carte")]:
         assert f'href="{href}"' in nav and label in nav
 
 

@@ -4,6 +4,7 @@ step names for the pages, the simulator and the engine's log."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 
@@ -23,7 +24,13 @@ def text_of(body: str) -> str:
 def test_labels_say_the_text_and_its_date(corpus):
     r = corpus.get("702.19b")
     assert r.en.label == f"Inglese ufficiale · {italian_date(corpus.in_force.date)}"
-    assert r.tr.label == f"Traduzione del progetto · {italian_date(r.tr.date)}"
+    # A translation of the English in force says so, with the date in force, whichever edition it was
+    # written for (702.19b's was 19 June); one of an English since changed keeps its own date.
+    in_force = italian_date(corpus.in_force.date)
+    assert r.tr.current and r.tr.date != corpus.in_force.date
+    assert r.tr.label == f"Traduzione del progetto · traduce il testo in vigore, {in_force}"
+    outdated = dataclasses.replace(r.tr, current=False, in_force=None)
+    assert outdated.label == f"Traduzione del progetto · {italian_date(r.tr.date)}"
     community = next(corpus.rules[n].it for n in corpus.numbers if corpus.rules[n].it and corpus.rules[n].kind == "regola")
     assert community.label == f"Testo della comunità · {italian_date(community.date)}"
     assert not re.search(r"\d{8}|\d{4}-\d\d-\d\d|[A-Z][a-z]+ 20\d\d", r.en.label + r.tr.label + community.label)

@@ -79,12 +79,15 @@ def test_outdated_translation_is_flagged_with_english_beside(client):
     assert "Se un giocatore ha 0 o meno punti vita" in body
     assert "the next time a player would receive priority" in body  # the English in force, beside
     assert "Inglese ufficiale ·" in body and "Traduzione del progetto · 19 giugno 2026" in body
+    assert "traduce il testo in vigore" not in body.split("Inglese ufficiale ·")[0]
 
 
 def test_current_translation_is_labelled_unofficial(client):
     body = html(client, "/regole/704.5b")
-    # The label says which text and which English edition it translates; the note, that it is not official.
-    assert "Traduzione del progetto · 19 giugno 2026" in body and "non ufficiale: prevale l'inglese" in body
+    # The label says it translates the English in force (nothing to alarm a reader); the note, that it
+    # is not official; the full wording (on hover), which edition it was written for.
+    assert "Traduzione del progetto · traduce il testo in vigore, 31 dicembre 2099" in body  # the patched edition
+    assert "Traduzione del progetto · 19 giugno 2026" not in body and "non ufficiale: prevale l'inglese" in body
     assert "Traduzione da aggiornare" not in body
     assert "Traduzione non ufficiale del progetto judge dall&#39;edizione inglese del 19 giugno 2026" in body
 

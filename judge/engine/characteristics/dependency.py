@@ -109,26 +109,108 @@ def writes(inst: Inst, layer: str) -> set[str]:
 
 def simulate(cat: Catalog, inst: Inst, layer: str, works: dict[str, Work],
              apply: Callable[[Inst, str, Work, dict[str, Work]], None]) -> dict[str, Work]:
-    """The objects as they would be if ``inst`` applied now (only its objects are copied)."""
+    """The objects ``inst`` would change if it applied now, as copies changed by it."""
     if not exists(cat, inst, works):
-        return works
+        return {}
     changed = {}
     for t in targets_of(cat, inst, works):
         w = works[t].clone()
         apply(inst, layer, w, works)
         changed[t] = w
-    return {**works, **changed} if changed else works
+    return changed
 
 
-def depends(cat: Catalog, e: Inst, f: Inst, layer: str, works: dict[str, Work],
-            apply) -> str | None:
-    """How applying ``f`` would change ``e`` (613.8a(b)), or None if ``e`` is independent."""
-    if e.cda != f.cda:                      # 613.8a(c)
+def _global(inst: Inst, layer: str) -> bool:
+    """Its existence or what it does depends on objects other than those it names or its
+    source (a count, a condition): only a whole probe can say whether another effect changes it."""
+    cond = inst.condition or {}
+    return bool(cond) and inst.started_in is None or any("count" in o for o in inst.ops.get(layer, ()))
+
+
+class Pool:
+    """613.8 for one layer: what each effect would change if applied now and what it does now,
+    each computed once and kept until an applied effect may have changed it (``applied``)."""
+
+    def __init__(self, cat: Catalog, layer: str, works: dict[str, Work], apply):
+        self.cat, self.layer, self.works, self.apply = cat, layer, works, apply
+        self._changed: dict[str, dict[str, Work]] = {}
+        self._probe: dict[str, Probe] = {}
+        self._insts: dict[str, Inst] = {}
+
+    def applied(self, inst: Inst, objects: set[str]) -> None:
+        """``inst`` applied to ``objects`` (613.8c): forget what it may have changed."""
+        w = writes(inst, self.layer)
+        self._probe = {k: p for k, p in self._probe.items()
+                       if not reads(self._insts[k], self.layer) & w}
+        self._changed = {k: c for k, c in self._changed.items()
+                         if k != inst.key and not set(c) & objects
+                         and not reads(self._insts[k], self.layer) & w}
+
+    def changed(self, f: Inst) -> dict[str, Work]:
+        if f.key not in self._changed:
+            self._insts[f.key] = f
+            out = {}
+            for t in self.probe(f).targets:           # what it applies to now, if it exists
+                w = self.works[t].clone()
+                self.apply(f, self.layer, w, self.works)
+                out[t] = w
+            self._changed[f.key] = out
+        return self._changed[f.key]
+
+    def targets(self, inst: Inst) -> list[str]:
+        """What ``inst`` applies to now (its probe's, when still valid)."""
+        return list(self.probe(inst).targets)
+
+    def probe(self, e: Inst) -> Probe:
+        if e.key not in self._probe:
+            self._insts[e.key] = e
+            self._probe[e.key] = probe(self.cat, e, self.layer, self.works)
+        return self._probe[e.key]
+
+    def graph(self, pool: list[Inst]) -> dict[str, dict[str, str]]:
+        """e.key → {f.key: why} for every f of the pool that e depends on."""
+        out: dict[str, dict[str, str]] = {e.key: {} for e in pool}
+        if len(pool) < 2:
+            return out
+        for e in pool:
+            for f in pool:
+                if e is not f:
+                    why = self.depends(e, f)
+                    if why is not None:
+                        out[e.key][f.key] = why
+        return out
+
+    def depends(self, e: Inst, f: Inst) -> str | None:
+        """How applying ``f`` would change ``e`` (613.8a(b)), or None if ``e`` is independent."""
+        if e.cda != f.cda:                      # 613.8a(c)
+            return None
+        if not reads(e, self.layer) & writes(f, self.layer):
+            return None
+        changed = self.changed(f)
+        if not changed:
+            return None
+        before = self.probe(e)
+        if _global(e, self.layer) or e.obj in changed:
+            # its source changes (abilities, controller) or it reads the whole board: probe again
+            after = probe(self.cat, e, self.layer, {**self.works, **changed})
+            return _difference(before, after)
+        if not before.exists:
+            return None
+        you = self.cat.you(e, self.works)
+        if e.started_in is None and isinstance(e.affects, dict) and "filter" in e.affects:
+            f_ = e.affects["filter"]
+            for t, w in changed.items():
+                if selectors.matches(self.works[t], f_, e.obj, you, self.cat.st) != \
+                        selectors.matches(w, f_, e.obj, you, self.cat.st):
+                    return APPLIES_TO
+        for t in set(before.targets) & set(changed):
+            if params(self.cat, e, self.layer, self.works[t], self.works) != \
+                    params(self.cat, e, self.layer, changed[t], self.works):
+                return DOES
         return None
-    if not reads(e, layer) & writes(f, layer):
-        return None
-    before = probe(cat, e, layer, works)
-    after = probe(cat, e, layer, simulate(cat, f, layer, works, apply))
+
+
+def _difference(before: Probe, after: Probe) -> str | None:
     if before.exists != after.exists:
         return EXISTENCE
     if before.targets != after.targets:
@@ -136,21 +218,6 @@ def depends(cat: Catalog, e: Inst, f: Inst, layer: str, works: dict[str, Work],
     if before.params != after.params:
         return DOES
     return None
-
-
-def graph(cat: Catalog, pool: list[Inst], layer: str, works: dict[str, Work],
-          apply) -> dict[str, dict[str, str]]:
-    """e.key → {f.key: why} for every f of the pool that e depends on."""
-    out: dict[str, dict[str, str]] = {e.key: {} for e in pool}
-    if len(pool) < 2:
-        return out
-    for e in pool:
-        for f in pool:
-            if e is not f:
-                why = depends(cat, e, f, layer, works, apply)
-                if why is not None:
-                    out[e.key][f.key] = why
-    return out
 
 
 def loop_to_break(pool: list[Inst], deps: dict[str, dict[str, str]]) -> tuple[Inst, list[Inst]]:

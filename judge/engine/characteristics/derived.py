@@ -8,12 +8,10 @@ counters on the permanent (306.5b, 310.4b).
 from __future__ import annotations
 
 from judge.engine.characteristics import keywords, layers
-from judge.engine.characteristics.layer_work import Chars
 from judge.engine.state import Card, Permanent, State
 
 
-def ch(st: State, c: Card) -> Chars:
-    return layers.chars(st, c)
+ch = layers.chars        # what every function here reads: the layers' result for the object
 
 
 def power(st: State, c: Card) -> int:

@@ -93,7 +93,7 @@ def _op(v: Validator, d: Any, path: str) -> dict | None:
                     "\"power\": 1, \"toughness\": 1})")
         return None
     name = d.get("op")
-    if name not in LAYER:
+    if not isinstance(name, str) or name not in LAYER:
         v.err(f"{path}.op", f'operazione sconosciuta "{str(name)[:40]}" (ammesse: '
                             f'{", ".join(LAYER)})')
         return None
@@ -384,8 +384,8 @@ def check_refs(v: Validator, st: State, path_of=lambda i: f"effects[{i}]") -> No
                     v.err(f"{p}.affects.filter.{k}", f'atteso "you", "opponents" o l\'id di un '
                                                      f'giocatore, trovato "{f[k][:40]}"')
         for j, o in enumerate(e.does):
-            if o["op"] == "control" and o["player"] != "you" and o["player"] not in players:
-                v.err(f"{p}.does[{j}].player", f'giocatore sconosciuto "{o["player"][:40]}"')
+            if o["op"] == "control" and o.get("player") not in ("you", *players):
+                v.err(f"{p}.does[{j}].player", f'giocatore sconosciuto "{str(o.get("player"))[:40]}"')
             if o["op"] == "copy" and o.get("of") is not None and o["of"] not in ids:
                 v.err(f"{p}.does[{j}].of", f'oggetto sconosciuto "{o["of"][:40]}"')
             for a in o.get("abilities", ()):

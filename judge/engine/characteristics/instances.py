@@ -12,7 +12,7 @@ counter its own (613.7c).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.characteristics import keywords

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.characteristics import dependency as dep
-from judge.engine.characteristics import layer_ops, selectors
-from judge.engine.characteristics.effect_schema import OBJECT_LAYERS, PLAYER_OPS
-from judge.engine.characteristics.instances import _PT_COUNTER, Catalog, Inst
+from judge.engine.characteristics import layer_ops, player_effects
+from judge.engine.characteristics.effect_schema import OBJECT_LAYERS
+from judge.engine.characteristics.instances import _PT_COUNTER, Catalog, Inst, counter_pt
 from judge.engine.characteristics.keywords import COUNTER_KEYWORDS
-from judge.engine.characteristics.layer_work import (Chars, Work, face_down, plain, start)
-from judge.engine.characteristics.subtypes import mana_value
+from judge.engine.characteristics.layer_work import Chars, Work, face_down, start
+from judge.engine.characteristics.subtypes import BASIC_LAND_MANA, mana_value
 from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, State
 
 VERIFY = os.environ.get("JUDGE_LAYERS_VERIFY") == "1"
@@ -95,6 +95,8 @@ class Board:
     static_of: dict[str, list[Effect]] = field(default_factory=dict)
     version: int = -1
     fingerprint: Any = None
+    shape: tuple = ()
+    quick = False
 
 
     def affected_by(self, effect_id: str) -> list[str]:
@@ -105,19 +107,48 @@ class Board:
 
 # --- the cache ----------------------------------------------------------------------------------
 
+class Quick:
+    """The layers of a state without continuous effects: each object's own values with its
+    counters, worked out when read (``own``).  What else a board has (the explanation of
+    counters, copiable values) comes from a full computation, done once if asked."""
+
+    players: dict = {}
+    rules: dict = {}
+    quick = True
+
+    def __init__(self, st: State):
+        self.st = st
+        self._chars: dict[int, Chars] = {}
+        self._full: Board | None = None
+        self.version = -1
+        self.fingerprint: Any = None
+        self.shape: tuple = ()
+
+    def chars_of(self, obj: Card) -> Chars:
+        c = self._chars.get(id(obj))
+        if c is None:
+            c = self._chars[id(obj)] = own(obj, getattr(obj, "controller", None) or None)
+        return c
+
+    def __getattr__(self, name: str):
+        if self._full is None:
+            self._full = compute(self.st)
+        return getattr(self._full, name)
+
+
 def board(st: State) -> Board:
     version = getattr(st, "_version", 0)
     cached: Board | None = getattr(st, "_layers", None)
     shape = (len(st.battlefield), len(st.effects), len(st.stack))
-    if cached is not None and cached.version == version and cached.fingerprint[0] == shape:
+    if cached is not None and cached.version == version and cached.shape == shape:
         if VERIFY and cached.fingerprint != (now := fingerprint(st)):
             diff = [(a, b) for a, b in zip(cached.fingerprint, now) if a != b]
             raise AssertionError("caratteristiche in cache non aggiornate: una modifica dello "
                                  f"stato non ha chiamato st.touch(): {str(diff)[:600]}")
         return cached
-    b = compute(st)
-    b.version = version
-    b.fingerprint = fingerprint(st) if VERIFY else (shape,)
+    b = compute(st) if st.effects else Quick(st)
+    b.version, b.shape = version, shape
+    b.fingerprint = fingerprint(st) if VERIFY else None
     st._layers = b
     return b
 
@@ -142,12 +173,62 @@ def fingerprint(st: State) -> tuple:
 
 
 def chars(st: State, obj: Card) -> Chars:
-    """``obj``'s characteristics now (any zone)."""
-    b = board(st)
+    """``obj``'s characteristics now (any zone).  Read thousands of times a turn: the cached
+    board's checks are inlined."""
+    d = st.__dict__
+    b = d.get("_layers")
+    if b is None or VERIFY or b.version != d.get("_version", 0):
+        b = board(st)
+    if b.quick:
+        c = b._chars.get(id(obj))
+        return c if c is not None else b.chars_of(obj)
     c = b.chars.get(obj.id)
     if c is not None and b.objects.get(obj.id) is obj:
         return c
-    return plain(obj, b.static_of, getattr(obj, "controller", None) or None)
+    return own(obj, getattr(obj, "controller", None) or None, b.static_of)
+
+
+BASIC = frozenset(BASIC_LAND_MANA)
+
+
+def _layer_counters(counters: dict[str, int]) -> bool:
+    """Counters the layers read: +X/+Y (7c) and keyword counters (layer 6)."""
+    return any(k in COUNTER_KEYWORDS or k[:1] in "+-" or k.startswith("hexproof from")
+               for k in counters)
+
+
+def own(c: Card, controller: str | None,
+        static_of: dict[str, list[Effect]] | None = None) -> Chars:
+    """An object's characteristics when no continuous effect reaches it (613.1): its own
+    values, face down (708.2a), changeling (702.73a), the intrinsic mana abilities of its basic
+    land types (305.6), its keyword counters (122.1b) and +X/+Y counters (122.1a) — what a full
+    computation gives it without effects."""
+    perm = isinstance(c, Permanent)
+    if not (perm and (c.face_down or _layer_counters(c.counters))) \
+            and not ("land" in c.types and not BASIC.isdisjoint(c.subtypes)) \
+            and "changeling" not in c.keywords and not (static_of and c.id in static_of):
+        # nothing to work out: its own values (208.3: no power or toughness on a noncreature
+        # permanent)
+        pt = not perm or "creature" in c.types
+        return Chars(c.name, c.mana_cost, tuple(c.types), tuple(c.subtypes), tuple(c.supertypes),
+                     tuple(c.colors), tuple(c.keywords), c.power if pt else None,
+                     c.toughness if pt else None, c.loyalty, controller)
+    w = start(c, "battlefield" if perm else "", static_of or {}, controller, 0)
+    if w.face_down:
+        face_down(w)
+    if "changeling" in w.abilities:
+        w.every_creature_type = True
+    layer_ops.intrinsic(w)
+    if perm and c.counters:
+        kinds = sorted((k for k, n in c.counters.items() if n > 0 and
+                        (k in COUNTER_KEYWORDS or k.startswith("hexproof from"))),
+                       key=lambda k: c.counter_timestamps.get(k, c.timestamp))
+        for k in kinds:
+            w.abilities.extend([k] * c.counters[k])
+        dp, dt = counter_pt(c.counters)
+        if dp or dt:
+            w.power, w.toughness = (w.power or 0) + dp, (w.toughness or 0) + dt
+    return w.chars()
 
 
 # --- the computation ----------------------------------------------------------------------------
@@ -238,7 +319,9 @@ class _Run:
         self.steps.setdefault(w.oid, []).append(step)
         return step
 
-    def apply(self, inst: Inst, layer: str, why: str, why_rules: list[str], after, loop) -> None:
+    def apply(self, inst: Inst, layer: str, why: str, why_rules: list[str], after,
+              loop, rounds: dep.Pool | None = None) -> set[str]:
+        """Apply one effect in a layer, recording a step per object; the objects it changed."""
         works = self.works
         if not dep.exists(self.cat, inst, works):
             reason = "no_ability" if not self.cat.has_ability(inst, works) else "condition"
@@ -247,10 +330,11 @@ class _Run:
                 rules = ["611.2b"]
             self.notes.append(Note(inst.key, inst.effect.id if inst.effect else None, inst.obj,
                                    layer, reason, rules, dict(after)))
-            return
+            return set()
         continues = None
         if inst.started_in is None:
-            inst.locked = dep.targets_of(self.cat, inst, works)
+            inst.locked = (rounds.targets(inst) if rounds is not None
+                           else dep.targets_of(self.cat, inst, works))
             inst.started_in = layer
             if not inst.locked and inst.effect is not None:
                 self.notes.append(Note(inst.key, inst.effect.id, inst.obj, layer, "no_objects",
@@ -258,7 +342,8 @@ class _Run:
         elif inst.started_in != layer:
             continues = inst.started_in
         first = None
-        for t in dep.targets_of(self.cat, inst, works):
+        targets = dep.targets_of(self.cat, inst, works)
+        for t in targets:
             w = works[t]
             before = {k: w.value(k) for k in SHOWN[layer]}
             rules = self.apply_ops(inst, layer, w, works) + list(inst.rules)
@@ -267,12 +352,14 @@ class _Run:
             first = first or step
         if first is not None:
             self.order.append(first)
+        return set(targets)
 
     # --- a layer -------------------------------------------------------------------------
     def layer(self, layer: str) -> None:
         done: set[str] = set()
         waited: dict[str, dict[str, str]] = {}
-        simulate = lambda i, lay, w, works: self.apply_ops(i, lay, w, works)   # noqa: E731
+        rounds = dep.Pool(self.cat, layer, self.works,
+                          lambda i, lay, w, works: self.apply_ops(i, lay, w, works))
         while True:
             pending = [i for i in self.cat.candidates(layer) if i.key not in done]
             pending = list({i.key: i for i in pending}.values())
@@ -280,7 +367,7 @@ class _Run:
                 return
             cdas = [i for i in pending if i.cda]
             pool = cdas or pending
-            deps = dep.graph(self.cat, pool, layer, self.works, simulate)
+            deps = rounds.graph(pool)
             for k, d in deps.items():
                 waited.setdefault(k, {}).update(d)
                 self.waited.setdefault(k, {}).update(d)
@@ -302,7 +389,8 @@ class _Run:
                 why, why_rules = "timestamp", ["613.7", chosen.ts_rule]
             if layer.startswith("1") or layer.startswith("7"):
                 why_rules = ["613.2" if layer.startswith("1") else "613.4", *why_rules]
-            self.apply(chosen, layer, why, why_rules, after, loop)
+            touched = self.apply(chosen, layer, why, why_rules, after, loop, rounds)
+            rounds.applied(chosen, touched)
             done.add(chosen.key)
 
     def face_down(self) -> None:
@@ -331,7 +419,7 @@ class _Run:
             if layer == "4":
                 self.intrinsic()
         self.never_applied()
-        players, rules = self.players_and_rules()
+        players, rules = player_effects.apply(self.st, self.works, self.cat)
         return Board({oid: w.chars() for oid, w in self.works.items()}, self.objects,
                      self.steps, self.notes,
                      {oid: w.copiable for oid, w in self.works.items() if w.copiable},
@@ -353,50 +441,6 @@ class _Run:
             self.notes.append(Note(inst.key, e.id, inst.obj, layer, reason, rules, dict(after)))
 
     # --- 613.10, 613.11 ----------------------------------------------------------------------
-    def players_and_rules(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
-        st = self.st
-        players = {p.id: {"cant_gain_life": p.cant_gain_life, "cant_lose_life": p.cant_lose_life,
-                          "max_hand_size": p.max_hand_size, "effects": []} for p in st.players}
-        rules: dict[str, list[str]] = {}
-        applied: list[tuple[tuple, Effect, str | None]] = []
-        for e in st.effects:
-            if not e.does or e.does[0]["op"] not in PLAYER_OPS:
-                continue
-            if e.kind == "static":
-                holders = [oid for oid, w in self.works.items() if f"@{e.id}" in w.abilities
-                           and w.zone in ("battlefield", "command")]
-            else:
-                holders = [e.source] if self.cat.active(e) else []
-            for oid in holders:
-                w = self.works.get(oid) if oid else None
-                you = e.controller or (w.controller if w is not None else None)
-                if not selectors.holds(e.condition, oid, you, self.works, st):
-                    continue
-                ts = w.timestamp if (e.kind == "static" and w is not None) else (e.timestamp or 0)
-                applied.append(((ts, self.cat.index[e.id]), e, you))
-        for _, e, you in sorted(applied, key=lambda x: x[0]):       # 613.10, 613.11: timestamps
-            whom = e.affects.get("players") if isinstance(e.affects, dict) else None
-            ids = ([p.id for p in st.players] if whom == "each" else [you] if whom == "you"
-                   else [p.id for p in st.players if p.id != you] if whom == "opponents"
-                   else list(whom or []))
-            for op in e.does:
-                if op["op"] == "no_legend_rule":
-                    rules.setdefault("no_legend_rule", []).append(e.id)
-                    continue
-                targets = ids if isinstance(e.affects, dict) else [p.id for p in st.players]
-                for pid in targets:
-                    if pid not in players:
-                        continue
-                    view = players[pid]
-                    if op["op"] in ("cant_gain_life", "cant_lose_life"):
-                        view[op["op"]] = True
-                    elif "delta" in op:
-                        if view["max_hand_size"] is not None:
-                            view["max_hand_size"] += op["delta"]
-                    else:
-                        view["max_hand_size"] = op["value"]
-                    view["effects"].append(e.id)
-        return players, rules
 
 
 def compute(st: State) -> Board:

@@ -32,7 +32,68 @@ def _whose(who: str, pid: str | None, you: str | None, st: State) -> bool:
 def matches(w: "Work", f: dict, source: str | None, you: str | None, st: State) -> bool:
     """``w`` is in the set a filter describes, for an effect of ``source`` controlled by
     ``you``."""
-    if w.zone not in f.get("zones", ("battlefield",)):
+    return compiled(f)(w, source, you, st)
+
+
+_COMPILED: dict[int, tuple[dict, Any]] = {}
+
+
+def compiled(f: dict):
+    """The filter as one function, with its values read once: filters are tested thousands of
+    times per computation of the layers."""
+    hit = _COMPILED.get(id(f))
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    zones = tuple(f.get("zones", ("battlefield",)))
+    types, not_types = tuple(f.get("types", ())), tuple(f.get("not_types", ()))
+    subs, not_subs = tuple(f.get("subtypes", ())), tuple(f.get("not_subtypes", ()))
+    sups, not_sups = tuple(f.get("supertypes", ())), tuple(f.get("not_supertypes", ()))
+    colors, not_colors = frozenset(f.get("colors", ())), frozenset(f.get("not_colors", ()))
+    colorless, multi = bool(f.get("colorless")), bool(f.get("multicolored"))
+    other, token, nontoken = bool(f.get("other")), bool(f.get("token")), bool(f.get("nontoken"))
+    rest = {k: f[k] for k in ("controller", "owner", "name", "abilities") if k in f}
+
+    def fn(w, source, you, st):
+        if w.zone not in zones:
+            return False
+        t = w.types
+        for x in types:
+            if x not in t:
+                return False
+        for x in not_types:
+            if x in t:
+                return False
+        for x in subs:
+            if not w.has_subtype(x):
+                return False
+        for x in not_subs:
+            if w.has_subtype(x):
+                return False
+        sup = w.supertypes
+        for x in sups:
+            if x not in sup:
+                return False
+        for x in not_sups:
+            if x in sup:
+                return False
+        if colors and colors.isdisjoint(w.colors) or not_colors and not not_colors.isdisjoint(w.colors):
+            return False
+        if colorless and w.colors or multi and len(w.colors) < 2:
+            return False
+        if other and w.oid == source or token and not w.token or nontoken and w.token:
+            return False
+        return not rest or _matches(w, rest, source, you, st)
+
+    if len(_COMPILED) > 5000:
+        _COMPILED.clear()
+    _COMPILED[id(f)] = (f, fn)
+    return fn
+
+
+def _matches(w: "Work", f: dict, source: str | None, you: str | None, st: State) -> bool:
+    """The checks of ``f`` one by one (``compiled`` leaves it controller, owner, name and
+    abilities)."""
+    if w.zone not in f.get("zones", (w.zone,)):
         return False
     types = w.types
     if any(t not in types for t in f.get("types", ())) or any(t in types for t in f.get("not_types", ())):
@@ -42,7 +103,8 @@ def matches(w: "Work", f: dict, source: str | None, you: str | None, st: State) 
     if any(w.has_subtype(s) for s in f.get("not_subtypes", ())):
         return False
     sup = w.supertypes
-    if any(s not in sup for s in f.get("supertypes", ())) or any(s in sup for s in f.get("not_supertypes", ())):
+    if any(s not in sup for s in f.get("supertypes", ())) \
+            or any(s in sup for s in f.get("not_supertypes", ())):
         return False
     colors = f.get("colors")
     if colors and not set(colors) & set(w.colors):
@@ -106,7 +168,8 @@ def holds(cond: dict | None, source: str | None, you: str | None, works: dict[st
         if w is None or w.zone != "battlefield" or w.controller != you:
             return False
     if "graveyard_at_least" in cond:
-        if you is None or not st.has_player(you) or len(st.player(you).graveyard) < cond["graveyard_at_least"]:
+        if you is None or not st.has_player(you) \
+                or len(st.player(you).graveyard) < cond["graveyard_at_least"]:
             return False
     return True
 

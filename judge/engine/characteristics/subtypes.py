@@ -10,6 +10,7 @@ the one that grows).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 ARTIFACT_TYPES = frozenset((
     "Attraction", "Blood", "Bobblehead", "Book", "Clue", "Contraption", "Equipment", "Food",
@@ -50,6 +51,7 @@ KINDS = {
 }
 
 
+@lru_cache(maxsize=4096)
 def kind_of(subtype: str) -> str:
     """The set a subtype belongs to (205.3); any other is a creature type (205.3m)."""
     for kind, (names, _) in KINDS.items():
@@ -72,6 +74,7 @@ INTRINSIC_ABILITIES = frozenset(intrinsic_ability(b) for b in BASIC_LAND_MANA)
 _SYMBOL = re.compile(r"\{([^}]*)\}")
 
 
+@lru_cache(maxsize=4096)
 def mana_value(cost: str | None) -> int:
     """202.3: the total amount of mana in a mana cost; X is 0 (202.3e), a hybrid symbol counts
     its largest part (202.3f), a Phyrexian symbol 1 (202.3g)."""

@@ -42,8 +42,8 @@ def _attackers(st: State, pid: str) -> list[Permanent]:
 
 
 def _blockers(st: State, pid: str) -> list[Permanent]:
-    return [p for p in st.battlefield if derived.controller(st, p) == pid and derived.is_type(st, p, "creature")
-            and not p.phased_out and block_problem(st, p) is None]
+    return [p for p in st.battlefield if derived.controller(st, p) == pid
+            and derived.is_creature(st, p) and not p.phased_out and block_problem(st, p) is None]
 
 
 def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:
@@ -61,6 +61,10 @@ def block_options(st: State, pid: str) -> tuple[list[dict], list[dict]]:
         if can:
             opt = {"id": p.id, "name": p.name, "power": derived.power(st, p),
                    "toughness": derived.toughness(st, p), "can_block": can}
+            cannot = [{"id": a.id, "name": st.name_of(a.id), "reason": why[0], "rules": list(why[1])}
+                      for a, why in zip(attackers, problems) if why is not None]
+            if cannot:  # the attackers it can't block, and why (702.9b, 509.1b…)
+                opt["cannot_block"] = cannot
             cap = evasion.capacity(st, p)
             if cap > 1:
                 opt["max_blocks"] = None if cap == float("inf") else int(cap)

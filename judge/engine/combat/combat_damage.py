@@ -36,13 +36,37 @@ def lethal_for(st: State, blocker: Permanent, source: Permanent) -> int:
     return need
 
 
+def lethal_reason(st: State, blocker: Permanent, source: Permanent) -> dict:
+    """Why ``lethal_for`` is what it is, in Italian, with the rule: the judge sees the figure's reason."""
+    toughness, marked = derived.toughness(st, blocker), blocker.damage
+    need = max(0, toughness - marked)
+    if need > 0 and derived.has_kw(st, source, "deathtouch"):
+        return {"text": f"{source.name} ha tocco letale: 1 danno è letale", "rules": ["702.2c"]}
+    already = f" meno {ops.danni(marked)} già segnat{'o' if marked == 1 else 'i'}" if marked else ""
+    return {"text": f"costituzione {toughness}{already}", "rules": ["120.6"]}
+
+
+def _deathtouch_lethal(st: State, source: Permanent, assignment: dict[str, int]) -> bool:
+    """Whether 1 damage was assigned as lethal to a creature it would not kill but for the source's
+    deathtouch (702.2c): the log says why the figure is 1."""
+    if not derived.has_kw(st, source, "deathtouch"):
+        return False
+    for t, n in assignment.items():
+        p = st.perm(t)
+        if p is not None and derived.is_creature(st, p) and n == 1 \
+                and derived.toughness(st, p) - p.damage > 1:
+            return True
+    return False
+
+
 def _target_alive(st: State, target: str | None) -> bool:
     if target is None:
         return False
     if st.has_player(target):
         return not st.player(target).lost
     p = st.perm(target)
-    return p is not None and not p.phased_out and bool({"planeswalker", "battle"} & set(derived.types(st, p)))
+    return (p is not None and not p.phased_out
+            and bool({"planeswalker", "battle"} & set(derived.types(st, p))))
 
 
 def _no_damage(st: State, p: Permanent, target: str | None, rule: str, why: str) -> dict:
@@ -99,6 +123,7 @@ def _plan(st: State, p: Permanent) -> dict:
             return {"fixed": default}                 # nothing to choose: all lethal to the blocker
         return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": trample,
                            "recipients": recipients, "lethal": lethal,
+                           "lethal_why": {b.id: lethal_reason(st, b, p) for b in blockers},
                            "target": att["target"]}, "default": default}
     blk = next((b for b in cb.blockers if b["id"] == p.id), None)
     if blk is None:
@@ -110,7 +135,8 @@ def _plan(st: State, p: Permanent) -> dict:
         return {"fixed": {blocked[0].id: amount}}
     return {"choice": {"id": p.id, "name": p.name, "power": amount, "trample": False,
                        "recipients": [x.id for x in blocked],
-                       "lethal": {x.id: lethal_for(st, x, p) for x in blocked}, "target": None},
+                       "lethal": {x.id: lethal_for(st, x, p) for x in blocked},
+                       "lethal_why": {x.id: lethal_reason(st, x, p) for x in blocked}, "target": None},
             "default": {blocked[0].id: amount}}
 
 
@@ -152,9 +178,12 @@ def assign_combat_damage(ctx: Ctx) -> None:
     cb.assignments = {k: v for k, v in assignments.items() if v}
     for src, asg in cb.assignments.items():
         sp = st.perm(src)
-        parts = ", ".join(f"{n} a {st.name_of(t)}" for t, n in asg.items())
-        ctx.emit(["703.4k", "510.1"] + plans.get(src, {}).get("rules", []), f"{sp.name} assegna "
-                 f"{parts}.", "assign", objects=[src, *asg.keys()], assignment=dict(asg))
+        parts = [f"{ops.danni(n)} a {st.name_of(t)}" for t, n in asg.items()]
+        touched = _deathtouch_lethal(st, sp, asg)
+        why = f" (1 danno è letale: {sp.name} ha tocco letale)" if touched else ""
+        rules = ["703.4k", "510.1"] + plans.get(src, {}).get("rules", []) + (["702.2c"] if touched else [])
+        ctx.emit(rules, f"{sp.name} assegna {' e '.join(parts) if len(parts) == 2 else ', '.join(parts)}{why}.",
+                 "assign", objects=[src, *asg.keys()], assignment=dict(asg))
 
 
 @decision("combat_damage_assignment")

@@ -257,7 +257,8 @@ def _validate_may(st: State, pending: dict, answer) -> dict:
 def provoke(ctx: Ctx, item: StackItem, choice) -> None:
     st = ctx.s
     target = _live(st, item.targets[0]) if item.targets else None
-    if target is None or derived.controller(st, target) != item.effect["player"] or not derived.is_creature(st, target):
+    if target is None or derived.controller(st, target) != item.effect["player"] \
+            or not derived.is_creature(st, target):
         ctx.emit(["702.39a", "608.2b"], "Il bersaglio non è più legale: l'abilità non si risolve.",
                  "effect", objects=[item.id])
         return

@@ -92,7 +92,8 @@ def start_your_engines(ctx: Ctx) -> list[Act]:
     st = ctx.s
     without = {p.id for p in st.in_game() if p.speed is None}
     engines = {derived.controller(st, p) for p in live(ctx)
-               if derived.controller(st, p) in without and derived.has_kw(st, p, "start your engines!")} if without else ()
+               if derived.controller(st, p) in without
+               and derived.has_kw(st, p, "start your engines!")} if without else ()
     acts = []
     for pl in st.in_game():
         if pl.id in engines:

@@ -14,6 +14,7 @@ venture, …) carries an ``effect`` the engine applies (registry ``EFFECTS``).
 
 from __future__ import annotations
 
+from judge.engine import italian
 from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
@@ -98,4 +99,4 @@ def _in_graveyard(s, oid: str) -> bool:
 def _named(item) -> str:
     """«L'abilità «…»», for the log."""
     text = (item.text or "").rstrip().rstrip(".")
-    return f"L'abilità «{text}»" if text else "L'abilità"
+    return f"L'abilità {italian.ability(text)}" if text else "L'abilità"

@@ -75,7 +75,8 @@ def untargeted_note(st: State, target_id: str, source: Card | None,
     why = problem(st, target_id, source, ctl, spell=True) if ctl else None
     if why is None and derived.has_kw(st, holder, "shroud"):
         why = problem(st, target_id, None, derived.controller(st, holder), spell=True)
-    ward = derived.has_kw(st, holder, "ward") and (ctl is None or is_opponent(st, ctl, derived.controller(st, holder)))
+    ward = derived.has_kw(st, holder, "ward") and (
+        ctl is None or is_opponent(st, ctl, derived.controller(st, holder)))
     if why is None and not ward:
         return None
     parts, rules = [], []

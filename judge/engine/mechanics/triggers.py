@@ -11,7 +11,7 @@ are not put on the stack (800.4d).
 
 from __future__ import annotations
 
-from judge.engine import seats, terms
+from judge.engine import italian, seats, terms
 from judge.engine.characteristics import derived, keywords
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
@@ -100,15 +100,15 @@ def put_on_stack(ctx: Ctx) -> bool:
                 targets[t["id"]] = entry.target(ctx, t)
     for chooser, rules, mine in plan:
         if len(waiting) > 1:
-            names = ", poi ".join(f"«{t['text']}»" for t in mine)
+            names = ", poi ".join(italian.ability(t["text"]) for t in mine)
             ctx.emit(rules, f"Ordine APNAP: {ctx.name(chooser)} mette in pila {names}.",
                      "trigger_order", objects=[t["id"] for t in mine], players=[chooser])
         for t in mine:
             st.waiting_triggers.remove(t)
             if t["id"] in targets and targets[t["id"]] is None:
-                ctx.emit(t["rules"] + ["603.3d"], f"L'abilità innescata «{_bare(t['text'])}» di "
-                         f"{ctx.name(t['controller'])} non ha bersagli legali: è rimossa dalla "
-                         "pila.", "trigger_removed", objects=[t["id"]], players=[t["controller"]])
+                ctx.emit(t["rules"] + ["603.3d"], f"{italian.triggered(t['text'], ctx.name(t['controller']))} "
+                         "non ha bersagli legali: è rimossa dalla pila.", "trigger_removed", objects=[t["id"]],
+                         players=[t["controller"]])
                 continue
             chosen = [targets[t["id"]]] if t["id"] in targets else []
             item = StackItem(id=t["id"], kind="ability", controller=t["controller"],
@@ -117,8 +117,7 @@ def put_on_stack(ctx: Ctx) -> bool:
             st.stack.append(item)
             aim = f", con bersaglio {ctx.name(chosen[0])}" if chosen else ""
             ctx.emit(t["rules"] + ["603.3"] + (["603.3d"] if chosen else []),
-                     f"L'abilità innescata «{_bare(t['text'])}» di {ctx.name(t['controller'])} "
-                     f"va in pila{aim}.", "trigger",
+                     f"{italian.triggered(t['text'], ctx.name(t['controller']))} va in pila{aim}.", "trigger",
                      objects=[t["id"]] + ([t["source"]] if t["source"] else []) + chosen,
                      players=[t["controller"]])
             became_target(ctx, item)

@@ -46,7 +46,8 @@ def phasing(ctx: Ctx) -> None:
     st = ctx.s
     act = {p.id for p in seats.active_players(st)}
     going_out = [p for p in st.battlefield
-                 if not p.phased_out and derived.controller(st, p) in act and derived.has_kw(st, p, "phasing")]
+                 if not p.phased_out and derived.controller(st, p) in act
+                 and derived.has_kw(st, p, "phasing")]
     coming_in = [p for p in st.battlefield
                  if p.phased_out and not p.phased_out_indirectly and derived.controller(st, p) in act]
     indirect_in: list[Permanent] = []

@@ -25,34 +25,42 @@ from judge.engine.state import VARIANTS
 from judge.engine.steps import BY_NAME, STEP_NAMES
 
 
-def _fail(message: str, code: int) -> None:
-    click.echo(f"Errore: {message}", err=True)
+def _fail(message: str, code: int, as_json: bool = False, errors: list | None = None) -> None:
+    """Stop with ``code``: the message on standard error, or, with --json, as JSON on standard output
+    (``{"error": {"code", "message", "errors"}}``: whoever reads JSON gets JSON, failures included)."""
+    if as_json:
+        click.echo(json.dumps({"error": {"code": code, "message": message, "errors": errors or []}},
+                              ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"Errore: {message}", err=True)
     sys.exit(code)
 
 
-def _load(path: str) -> Game:
+def _load(path: str, as_json: bool = False) -> Game:
     try:
         return Game.load(path)
     except ScenarioError as e:
+        if as_json:
+            _fail(f"Scenario non valido: {path}", 2, True, [{"path": p or None, "message": m} for p, m in e.errors])
         click.echo(f"Scenario non valido: {path}", err=True)
         for p, m in e.errors:
             click.echo(f"  {p}: {m}" if p else f"  {m}", err=True)
         sys.exit(2)
 
 
-def _parse_json_arg(value: str, what: str) -> Any:
+def _parse_json_arg(value: str, what: str, as_json: bool = False) -> Any:
     text = value
     if not value.lstrip().startswith(("[", "{", "null")):
         try:
             text = Path(value).read_text(encoding="utf-8-sig")
         except OSError as e:
-            _fail(f"{what}: impossibile leggere {value}: {e.strerror or e}", 2)
+            _fail(f"{what}: impossibile leggere {value}: {e.strerror or e}", 2, as_json)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        _fail(f"{what}: JSON non valido ({e})", 2)
+        _fail(f"{what}: JSON non valido ({e})", 2, as_json)
     except RecursionError:
-        _fail(f"{what}: JSON troppo annidato", 2)
+        _fail(f"{what}: JSON troppo annidato", 2, as_json)
 
 
 def _print_events(events: list[Event]) -> None:
@@ -139,15 +147,15 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
 
     Senza --sul-posto o --salva FILE non cambia: rieseguire il comando ripete lo stesso passo."""
     if passi is not None and fino_a is not None:
-        _fail("usa --passi oppure --fino-a, non entrambi", 2)
-    salva = _target(file, salva, in_place)
-    game = _load(file)
+        _fail("usa --passi oppure --fino-a, non entrambi", 2, as_json)
+    salva = _target(file, salva, in_place, as_json)
+    game = _load(file, as_json)
     answers: list = []
     if decisioni is not None:
-        parsed = _parse_json_arg(decisioni, "--decisioni")
+        parsed = _parse_json_arg(decisioni, "--decisioni", as_json)
         answers = parsed if isinstance(parsed, list) else [parsed]
     start = len(game.events)
-    code = 0
+    code, problem = 0, ""
     target = StepTarget(fino_a) if fino_a is not None else None
     stepped = False
     try:
@@ -173,18 +181,20 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
             if target is not None:
                 target.observe(before, game.state, game.events[n_events:])
     except IllegalAction as e:
-        click.echo(f"Rifiutato: {e}", err=True)
+        problem = f"Rifiutato: {e}"
         code = 1
     except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
-        click.echo(f"Errore interno del motore ({type(e).__name__}: {e}); lo stato non è cambiato "
-                   "dall'ultima operazione riuscita.", err=True)
+        problem = (f"Errore interno del motore ({type(e).__name__}: {e}); lo stato non è cambiato "
+                   "dall'ultima operazione riuscita.")
         code = 1
+    if code and not as_json:
+        click.echo(problem, err=True)
     events = game.events[start:]
     stopped = ""
     if target is not None and target.skipped_turn is not None and game.pending is None and game.result is None:
         stopped = (f"{target.reason(game.state)}. Mi fermo alla fine del turno invece di proseguire nei "
                    "turni successivi.")
-    if _save_and_print(game, events, salva, as_json, stopped=stopped):
+    if _save_and_print(game, events, salva, as_json, stopped=stopped, problem=problem if code else None):
         if game.result is not None:
             r = game.result
             if r["draw"]:
@@ -213,36 +223,37 @@ def passo(file: str, passi: int | None, fino_a: str | None, decisioni: str | Non
 def azione(file: str, nome: str, parametri: tuple[str, ...], as_json: bool, salva: str | None,
            in_place: bool) -> None:
     """Esegue un'azione del giudice (es. deal_damage target=p2 amount=3) e mostra le regole."""
-    salva = _target(file, salva, in_place)
-    game = _load(file)
+    salva = _target(file, salva, in_place, as_json)
+    game = _load(file, as_json)
     params: dict[str, Any] = {}
     for item in parametri:
         if "=" not in item:
-            _fail(f'parametro "{item}": atteso nome=valore', 2)
+            _fail(f'parametro "{item}": atteso nome=valore', 2, as_json)
         k, v = item.split("=", 1)
         try:
             params[k] = json.loads(v)
         except json.JSONDecodeError:
             params[k] = v
         except RecursionError:
-            _fail(f'parametro "{k}": JSON troppo annidato', 2)
+            _fail(f'parametro "{k}": JSON troppo annidato', 2, as_json)
     try:
         events = game.act(nome, **params)
     except IllegalAction as e:
-        _fail(str(e), 1)
+        _fail(str(e), 1, as_json)
     except (ValueError, TypeError, KeyError, AttributeError) as e:   # never a traceback
-        _fail(f"parametri non validi per {nome} ({type(e).__name__}: {e})", 1)
+        _fail(f"parametri non validi per {nome} ({type(e).__name__}: {e})", 1, as_json)
     if _save_and_print(game, events, salva, as_json):
         _save_note(salva, file)
 
 
-def _target(file: str, salva: str | None, in_place: bool) -> str | None:
+def _target(file: str, salva: str | None, in_place: bool, as_json: bool = False) -> str | None:
     if in_place and salva is not None and Path(salva).resolve() != Path(file).resolve():
-        _fail("usa --sul-posto oppure --salva FILE, non entrambi", 2)
+        _fail("usa --sul-posto oppure --salva FILE, non entrambi", 2, as_json)
     return file if in_place else salva
 
 
-def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str | None = None) -> bool:
+def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str | None = None,
+                    problem: str | None = None) -> bool:
     """Write the new state where asked, then print the events (JSON or text).
     Returns True when the text form was printed, so callers may add to it.  The JSON form says
     too where the state went (``saved``: the file, or null when nothing was written) and, for
@@ -260,6 +271,8 @@ def _save_and_print(game, events, salva: str | None, as_json: bool, stopped: str
                "layer_notes": explain.notes(game.state)}
         if stopped is not None:
             out["stopped"] = stopped or None
+        if problem:  # what was refused, after the events that happened before it
+            out["error"] = {"code": 1, "message": problem, "errors": []}
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return False
     _print_events(events)

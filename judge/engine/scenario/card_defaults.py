@@ -104,7 +104,7 @@ def with_card(d: dict, path: str, on_battlefield: bool, err) -> dict:
     except OSError as e:                  # the table itself is missing or unreadable
         err(f"{path}.card", f"tabella delle carte non disponibile ({e.__class__.__name__})")
         return {"name": text, **{k: v for k, v in d.items() if k != "card"}}
-    filled = card_fields(matches[0].face, matches[0].name)
+    filled = card_fields(matches[0].face, matches[0].face_name)
     merged = {**filled.fields, **d, "card": filled.face.name}
     types = merged.get("types") if isinstance(merged.get("types"), list) else []
     if on_battlefield and "creature" in types:

@@ -136,7 +136,7 @@ def libreria_avvia(slug: str):
 # --- the builder ------------------------------------------------------------------------------
 
 def _fields(d: dict) -> set[str]:
-    f = {"title", "description", "options.attack", "turn.number", "turn.active_player",
+    f = {"title", "description", "question", "answer", "options.attack", "turn.number", "turn.active_player",
          "turn.step", "day_night", "monarch", "initiative", "players", "battlefield"}
     f |= {f"nuovo.{k}" for k in ("name", "types", "supertypes", "subtypes", "power",
                                   "toughness", "counters", "keywords", "protection", "colors",

@@ -79,7 +79,7 @@ def _auto(form: Mapping[str, str], prefix: str) -> dict[str, str]:
     raw = form.get(f"{prefix}.auto") or ""
     try:
         data = json.loads(raw) if raw and len(raw) <= MAX_AUTO_CHARS else {}
-    except ValueError:
+    except (ValueError, RecursionError):     # too deep for the parser: ignored like any invalid value
         data = {}
     if not isinstance(data, dict):
         data = {}
@@ -107,7 +107,7 @@ def prepare(form: Mapping[str, str], prefix: str = "nuovo") -> Fill:
     auto = _auto(form, prefix)
     if auto.get("card") == match.face.name:     # filled from this card already: nothing to redo
         return out
-    filled = card_defaults.card_fields(match.face, match.name)
+    filled = card_defaults.card_fields(match.face, match.face_name)
     new = form_values(filled)
     values, kept = refill({k: form.get(f"{prefix}.{k}") or "" for k in FIELDS}, auto, new)
     out.form.update({f"{prefix}.{k}": v for k, v in values.items()})
@@ -181,7 +181,7 @@ def card_rows(d: dict) -> dict[int, dict]:
             return {}
         if len(found) != 1:
             continue
-        card = form_values(card_defaults.card_fields(found[0].face, found[0].name))
+        card = form_values(card_defaults.card_fields(found[0].face, found[0].face_name))
         mine = form_values(card_defaults.Filled(found[0].face, {
             **card_defaults.card_fields(found[0].face).fields,
             **{k: c[k] for k in FIELDS if k in c}}))

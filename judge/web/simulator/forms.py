@@ -468,12 +468,15 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
     focus = ""
     if r.has("title"):
         d["title"] = r.text("title")
-    if r.has("description"):
-        desc = r.text("description")
-        if desc:
-            d["description"] = desc
-        else:
-            d.pop("description", None)
+    # The description, and the question the scenario asks with its answer (shared as a question:
+    # the simulator shows the question on top and the answer behind «Mostra la risposta»).
+    for key in ("description", "question", "answer"):
+        if r.has(key):
+            value = r.text(key)
+            if value:
+                d[key] = value
+            else:
+                d.pop(key, None)
     player_ids = {p.get("id") for p in d.get("players") or [] if isinstance(p, dict)}
     if r.has("options.attack"):
         v = r.text("options.attack")

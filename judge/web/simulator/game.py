@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from flask import current_app, jsonify, redirect, render_template, request, url_for
+from flask import current_app, jsonify, redirect, render_template, request, session, url_for
 
 from judge.engine import IllegalAction, ScenarioError
 from judge.engine.characteristics import explain
@@ -104,6 +104,7 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
     lesson = views.lesson(game, doc.get("scenario") or {})
     rules = sorted({n for g in groups for _, e in g.entries for n in e.rules}
                    | set((game.pending or {}).get("rules", []))
+                   | views.decision_rules(game.pending)
                    | set(error.rules if error else [])
                    | set((game.result or {}).get("rules", []))
                    | set(lesson["rules"] if lesson else []))
@@ -124,9 +125,19 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
         permalink=url_for("scenario.partita", ident=ident, _external=True),
         zones=forms.ZONES_IT, result=game.result, judge=judge, lesson=lesson,
         last=last, last_events=LAST_EVENTS,
-        judge_labels={i: play.describe(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
-        full_log=request.args.get("registro") == "completo",
+        judge_labels={i: play.log_label(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
+        full_log=request.args.get("registro") == "completo", goto=_goto(),
     ), status
+
+
+GOTO_KEY = "simulatore_fino_a"
+
+
+def _goto() -> str:
+    """Where «Avanza fino a» points: the judge's last choice (kept in the session, across actions,
+    decisions and games), else the end of the turn."""
+    chosen = session.get(GOTO_KEY)
+    return chosen if chosen in STEP_NAMES or chosen == "turno" else "cleanup"
 
 
 @bp.get("/s/<ident>")
@@ -147,6 +158,8 @@ def _action_from_form(form) -> tuple[str, dict | None]:
         return azione, {"type": "next_turn"}
     if azione == "vai":
         target = form.get("fino_a", "")
+        if target == "turno" or target in STEP_NAMES:
+            session[GOTO_KEY] = target  # the choice stays for the next «Vai»
         if target == "turno":
             return azione, {"type": "next_turn"}
         if target not in STEP_NAMES:

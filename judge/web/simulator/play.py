@@ -26,7 +26,7 @@ from judge.engine import Game, IllegalAction, ScenarioError
 from judge.engine.events import Event
 from judge.engine.registry import ACTIONS
 from judge.engine.steps import STEP_NAMES
-from judge.web.simulator import actions as judge_actions
+from judge.web.simulator import actions as judge_actions, judge_sentences
 from judge.engine.state import CARD_LISTS
 from judge.web.simulator.forms import MAX_ACTIONS, MAX_CARDS, MAX_PERMANENTS, STEPS_IT, limit_errors
 
@@ -183,6 +183,16 @@ def describe(action: dict, st=None) -> str:
     return str(t)
 
 
+def log_label(action: dict, st=None) -> str:
+    """A judge's action as the log and its Markdown copy say it: a sentence where the action has
+    one (judge_sentences.py), else ``describe``."""
+    if action.get("type") == "act":
+        said = judge_sentences.sentence(str(action.get("name")), action.get("params") or {}, st)
+        if said:
+            return said
+    return describe(action, st)
+
+
 @dataclass
 class Played:
     """A game document opened: the engine at its current state and the events of its last
@@ -329,7 +339,7 @@ def answer_from_form(pending: dict, form) -> Any:
     import json
     try:
         return json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):     # too deep for the parser: invalid too
         raise IllegalAction("risposta JSON non valida") from None
 
 
@@ -387,7 +397,7 @@ def markdown_log(title: str, played: Played, rule_url, permalink: str) -> str:
         lines += [f"### {STEPS_IT.get(g.step, g.step).capitalize()}", ""]
         for i, e in g.entries:
             if i in judge:          # the judge's own action, named once before its events
-                lines.append(f"- *{md_escape(describe(judge.pop(i), played.game.state))}*")
+                lines.append(f"- *{md_escape(log_label(judge.pop(i), played.game.state))}*")
             links = ", ".join(f"[{n}]({rule_url(n)})" for n in e.rules)
             lines.append(f"- {md_escape(e.text)}" + (f" ({links})" if links else ""))
         lines.append("")

@@ -14,6 +14,7 @@ from judge.store import (DB_NAME, MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH, CorruptDoc
                          open_store, surrogate_message, valid_id)
 from judge.store.core import Store as ScenarioStore  # noqa: F401
 from judge.store.sqlite import SQLiteStore  # noqa: F401
+from judge.web.limits import store_grew
 
 
 def store_for(app) -> ScenarioStore:
@@ -24,6 +25,7 @@ def store_for(app) -> ScenarioStore:
                  or database_url() or Path(app.instance_path) / DB_NAME)
         policy = app.config.get("SCENARIO_POLICY") or Policy.from_env()
         threads = int(os.environ.get("JUDGE_THREADS", "8") or 8)
-        store = app.extensions["judge_scenari"] = open_store(where, policy=policy,
-                                                             pool_size=threads + 2)
+        store = open_store(where, policy=policy, pool_size=threads + 2, wait=False)
+        store.on_growth = store_grew          # the per-client byte budget (judge/web/limits.py)
+        app.extensions["judge_scenari"] = store
     return store

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from judge.engine import seats
+from judge.cards import types_it
+from judge.corpus import load_corpus
+from judge.engine import italian, seats
 from judge.engine.characteristics import derived, explain
 from judge.engine.play.game import ANYTIME_ACTIONS
 from judge.engine.play.library import check_state
@@ -18,9 +20,17 @@ from judge.web.simulator import actions as acts
 from judge.web.simulator import forms
 
 
+def english_type_line(c) -> str:
+    """A permanent's type line in English, as its card prints it («Legendary Creature — Bear»),
+    from its characteristics as the layers computed them (613)."""
+    left = " ".join(t.capitalize() for t in (*c.supertypes, *c.types))
+    return f"{left} — {' '.join(c.subtypes)}" if c.subtypes else left
+
+
 def board(game) -> dict:
     """The board: players with their permanents and the marks of their state, the stack."""
     st = game.state
+    corpus = load_corpus()
     cb = st.combat
     attacking = {a["id"]: a for a in (cb.attackers if cb else [])}
     blocking = {b["id"]: b["blocking"] for b in (cb.blockers if cb else [])}
@@ -59,16 +69,15 @@ def board(game) -> dict:
             badges.append(("copy", "copia"))
         if p.goaded_by:
             badges.append(("goad", "spronata da " + ", ".join(st.name_of(x) for x in p.goaded_by)))
-        subtypes = ", ".join(c.subtypes) if not c.every_creature_type else \
-            explain.value_it(st, "subtypes", c.subtypes, effects)
         ctl = c.controller or p.controller
         perms.append({
             "p": p, "c": c, "controller": ctl,
             "pt": f"{c.power or 0}/{c.toughness or 0}" if "creature" in c.types else "",
             "name": c.name if c.name and c.name != p.name else "",
-            "types": forms.to_it(list(c.supertypes), forms.SUPERTYPES_IT)
-                     + (" " if c.supertypes else "") + forms.to_it(list(c.types), forms.TYPES_IT)
-                     + (" — " + subtypes if subtypes else ""),
+            "types": types_it.italian_type_line(list(c.types), list(c.supertypes),
+                                                list(c.subtypes), corpus)
+                     + (" (ogni tipo di creatura)" if c.every_creature_type else ""),
+            "types_en": english_type_line(c),
             "keywords": explain.value_it(st, "abilities", c.abilities, effects) if c.abilities else "",
             "badges": badges, "why": why.get(p.id),
             "attacking": p.id in attacking, "blocking": p.id in blocking,
@@ -96,13 +105,21 @@ def decision_view(game) -> dict | None:
     if p is None:
         return None
     st = game.state
+    # Names as the log writes them: a permanent whose name another shares, with its controller.
+    labels = italian.battlefield_labels(st)
     names = {}
-    for o in (p.get("options") or {}).get("creatures") or []:
+    options = p.get("options") or {}
+    for o in options.get("creatures") or []:
+        names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
         for key in ("targets", "can_block", "recipients"):
             for t in o.get(key) or []:
-                names[t] = st.name_of(t)
-    for o in (p.get("options") or {}).get("attackers") or []:
-        names[o["id"]] = st.name_of(o["id"])
+                names[t] = labels.get(t, st.name_of(t))
+    for key in ("attackers", "cannot_block", "cannot_attack"):
+        for o in options.get(key) or []:
+            names[o["id"]] = labels.get(o["id"], st.name_of(o["id"]))
+    for o in options.get("creatures") or []:
+        for x in o.get("cannot_block") or []:
+            names[x["id"]] = labels.get(x["id"], st.name_of(x["id"]))
     return {"p": p, "names": names, "player_name": st.name_of(p.get("player")),
             "default_json": json.dumps(p.get("default"), ensure_ascii=False),
             "sectors": SECTOR_IT}
@@ -298,8 +315,8 @@ def _layer_lines(st, exp: dict, n) -> list[str]:
             if key in chars:
                 parts.append(f"{explain.CHAR_IT[key]} {explain.value_it(st, key, chars[key], effects)}")
         if "static_abilities" in chars:
-            parts.append("abilità statiche " + (", ".join(labels.get(x, x) for x in chars["static_abilities"])
-                                                or "nessuna"))
+            statics = ", ".join(labels.get(x, x) for x in chars["static_abilities"])
+            parts.append("abilità statiche " + (statics or "nessuna"))
         lines.append(f"{n(oid)}: " + "; ".join(str(p) for p in parts))
     for oid, rows in (exp.get("explanation") or {}).items():
         steps = ", ".join(f"livello {r.get('layer')} {labels.get(str(r.get('key')), r.get('key'))}"
@@ -309,3 +326,23 @@ def _layer_lines(st, exp: dict, n) -> list[str]:
         if isinstance(note, dict):
             lines.append(f"Non si applica: {labels.get(str(note.get('key')), note.get('key'))}")
     return lines
+
+
+def decision_rules(pending: dict | None) -> set[str]:
+    """Every rule number a pending decision's options cite (``"rules": [...]`` at any depth): the
+    page links them with their previews."""
+    found: set[str] = set()
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "rules" and isinstance(v, list):
+                    found.update(r for r in v if isinstance(r, str))
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk((pending or {}).get("options"))
+    return found
