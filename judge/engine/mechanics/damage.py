@@ -71,7 +71,7 @@ def _perform(ctx: Ctx, h: Happening) -> int:
     amount, rules, combat = h.amount, h.rules, h.combat
     if amount <= 0 or target_id is None:
         return 0
-    src_name = source.name if source is not None else "Una fonte"
+    src_name = source.name if source is not None else "una fonte"  # a capital at a sentence's start (italian.tidy)
     kw = (lambda k: derived.has_kw(s, source, k)) if source is not None else (lambda k: False)
     if s.has_player(target_id):
         pl = s.player(target_id)

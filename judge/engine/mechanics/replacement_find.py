@@ -69,12 +69,12 @@ def may_choose(st: State) -> bool:
 
 class View:
     """The layers' objects, and an entering object as it would exist on the battlefield
-    (614.12: its own abilities, the copy effects already applied to its entering)."""
+    (614.12: its own abilities, the copy effects already applied to its entering).  The layers
+    are read only when an effect needs them."""
 
     def __init__(self, st: State, h: Happening | None = None):
         self.st = st
-        self.board = layers.board(st)
-        self.works = self.board.works
+        self._works: dict[str, Work] | None = None
         self.entering: Work | None = None
         self.entering_obj = None
         enter = h if h is not None and h.kind == "zone" and h.dest == "battlefield" else (
@@ -82,8 +82,14 @@ class View:
         if enter is not None and enter.obj:
             obj = subject(st, enter)
             if obj is not None and not isinstance(obj, Permanent):
-                self.entering = _as_entering(st, obj, enter, self.board.static_of)
+                self.entering = _as_entering(st, obj, enter, layers.static_of(st))
                 self.entering_obj = obj
+
+    @property
+    def works(self) -> dict[str, Work]:
+        if self._works is None:
+            self._works = layers.board(self.st).works
+        return self._works
 
     def work(self, oid: str | None) -> Work | None:
         if oid is None:
@@ -98,9 +104,8 @@ class View:
             return None
         zone = zone_of(self.st, oid) or ""
         ctl = derived.controller(self.st, obj) if isinstance(obj, Permanent) else None
-        w = start(obj, zone, self.board.static_of, ctl, getattr(obj, "timestamp", 0))
-        ch = layers.chars(self.st, obj)
-        w.abilities = list(ch.abilities)
+        w = start(obj, zone, layers.static_of(self.st), ctl, getattr(obj, "timestamp", 0))
+        w.abilities = list(layers.chars(self.st, obj).abilities)
         return w
 
 
@@ -337,7 +342,9 @@ def applicable(st: State, h: Happening) -> list[Candidate]:
     A regeneration effect that a "can't be regenerated" effect stops (701.19c) comes with
     ``blocked`` set: it is not applied."""
     view = View(st, h)
-    found = _from_records(view, h, cant=False) + _rule_made(view, h)
+    found = _rule_made(view, h)
+    if any(e.event is not None for e in st.effects):
+        found = _from_records(view, h, cant=False) + found
     if any(op["op"] == "regenerate" for c in found for op in c.ops):
         stop = cant(st, "regenerate", obj=h.obj)
         if stop:
