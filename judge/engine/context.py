@@ -41,22 +41,48 @@ class Ctx:
         self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
         # A point to go back to is saved (``savepoint``): a choice halfway through may be asked.
         self.replay_ok = False
+        # What the engine held about objects now leaving their zones, by key (400.7): the
+        # log says it once each arrives as a new object (ops.take, ops.put).
+        self.leaving: dict[str, list] = {}
+        # Events waiting for the event about the same object (its id) to be logged first.
+        self.after: dict[str, list[Event]] = {}
 
     def emit(self, rules: list[str], text: str, kind: str, objects=(), players=(),
              **data) -> Event:
-        # The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
-        # name with their controller (a permanent that just left keeps its last name), «ad»,
-        # articulated prepositions.
-        if objects:
-            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
-        text = italian.tidy(text)
-        ev = Event(rules=list(rules), text=text, kind=kind, objects=list(objects),
+        ev = Event(rules=list(rules), text=self._sentence(text, objects), kind=kind, objects=list(objects),
                    players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
                    data=data)
         self.events.append(ev)
         if kind not in SAME_CHARACTERISTICS:
             self.s.touch()      # what happened may change a characteristic (613)
+        if self.after:
+            for oid in ev.objects:
+                self.events += self.after.pop(oid, [])
         return ev
+
+    def _sentence(self, text: str, objects) -> str:
+        """The sentence as a judge pastes it (judge/engine/italian.py): permanents that share a
+        name with their controller (a permanent that just left keeps its last name), «ad»,
+        articulated prepositions."""
+        if objects:
+            text = italian.with_labels(text, objects, self._namer.labels(self.s), self.s)
+        return italian.tidy(text)
+
+    def emit_after(self, oid: str, rules: list[str], text: str, kind: str, objects=(),
+                   players=(), **data) -> None:
+        """An event that follows the next one about object ``oid`` (what a move did to it
+        comes after the sentence saying it moved); at the latest, at the end of the
+        operation (:meth:`flush`)."""
+        ev = Event(rules=list(rules), text=self._sentence(text, objects), kind=kind, objects=list(objects),
+                   players=list(players), turn=self.s.turn.number, step=self.s.turn.step,
+                   data=data)
+        self.after.setdefault(oid, []).append(ev)
+
+    def flush(self) -> None:
+        """Log the events still waiting (:meth:`emit_after`)."""
+        for evs in self.after.values():
+            self.events += evs
+        self.after.clear()
 
     def ask(self, decision: dict, replay: bool = False):
         """Return the answer to ``decision`` if given, else stop with it pending.

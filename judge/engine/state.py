@@ -26,6 +26,20 @@ MANA = ("W", "U", "B", "R", "G", "C")
 MANA_COLORS = ("W", "U", "B", "R", "G")  # the five colours, by their mana symbols (105.1)
 
 
+def object_key(oid: str, incarnation: int) -> str:
+    """The identity of one object (400.7): a card keeps its id across zones, and each time it
+    moves it becomes a new object, «orso», then «orso#2», «orso#3» …"""
+    return oid if incarnation <= 1 else f"{oid}#{incarnation}"
+
+
+def split_key(ref: str) -> tuple[str, int]:
+    """«orso#2» → ("orso", 2); an id without a number is the first object (1)."""
+    base, sep, n = ref.rpartition("#")
+    if sep and base and n.isdigit() and int(n) >= 2:
+        return base, int(n)
+    return ref, 1
+
+
 @dataclass
 class Card:
     """A card (or token) in any zone; on the battlefield see :class:`Permanent`."""
@@ -55,6 +69,12 @@ class Card:
     moved_since_sba: bool = False     # put into its zone since the last SBA check (704.6d)
     card: str | None = None           # the card of the table it is (English name; judge.cards)
     mana_cost: str | None = None      # "{1}{G}" (202.1)
+    incarnation: int = 1              # 1 + the zone changes it made: each made a new object (400.7)
+
+    @property
+    def key(self) -> str:
+        """This object's identity, for what the engine holds about it: «orso», «orso#2»."""
+        return object_key(self.id, self.incarnation)
 
 
 @dataclass
@@ -246,10 +266,53 @@ class State:
         return any(p.id == pid for p in self.players)
 
     def perm(self, oid: str) -> Permanent | None:
+        """The permanent with id ``oid`` (whichever object it is now), or with key ``oid``."""
         for p in self.battlefield:
             if p.id == oid:
                 return p
+        base, n = split_key(oid)
+        if n > 1:
+            for p in self.battlefield:
+                if p.id == base and p.incarnation == n:
+                    return p
         return None
+
+    def live(self, ref: str | None) -> Permanent | None:
+        """The permanent that is exactly the object ``ref`` names (its key), or None: a
+        reference to an object that changed zones finds nothing (400.7)."""
+        p = self.perm(ref) if ref else None
+        return p if p is not None and p.key == ref else None
+
+    def resolve(self, ref: str | None) -> Card | None:
+        """The object ``ref`` names, in any zone, if it is still that object (400.7)."""
+        found = self.find_card(ref) if ref else None
+        return found[2] if found is not None and found[2].key == ref else None
+
+    def ref_in(self, text: str) -> str:
+        """A reference as a judge or a scenario file writes it → the key the engine holds:
+        an id names the object it is now, «orso#N» the N-th object that card has been."""
+        if self.has_player(text):
+            return text
+        found = self._find_id(text)
+        if found is not None:
+            return found[2].key
+        base, sep, n = text.rpartition("#")
+        if sep and base and n.isdigit() and int(n) >= 1 and self._find_id(base) is not None:
+            return object_key(base, int(n))
+        return text          # unknown, or an object that no longer exists anywhere («pedina3#1»)
+
+    def ref_out(self, key: str) -> str:
+        """A key the engine holds → as a scenario file writes it: the id when it is the object
+        that card is now, «orso#N» (from #1) when it is an earlier one."""
+        if self.has_player(key):
+            return key
+        now = self.resolve(key)
+        if now is not None:
+            return now.id
+        base, n = split_key(key)
+        if n == 1 and "#" in key:
+            return key                                   # already written so («pedina3#1»)
+        return f"{base}#{n}"
 
     def perm_index(self) -> dict[str, Permanent]:
         return {p.id: p for p in self.battlefield}
@@ -261,7 +324,19 @@ class State:
         return (p for p in self.battlefield if not p.phased_out)
 
     def find_card(self, oid: str) -> tuple[Player | None, str, Card] | None:
-        """Locate an object anywhere: (zone owner or None, zone name, object)."""
+        """Locate an object anywhere by its id (whichever object it is now) or its key:
+        (zone owner or None, zone name, object)."""
+        found = self._find_id(oid)
+        if found is not None:
+            return found
+        base, n = split_key(oid)
+        if n > 1:
+            found = self._find_id(base)
+            if found is not None and found[2].incarnation == n:
+                return found
+        return None
+
+    def _find_id(self, oid: str) -> tuple[Player | None, str, Card] | None:
         p = self.perm(oid)
         if p is not None:
             return None, "battlefield", p
@@ -301,7 +376,7 @@ class State:
             return "?"
         if self.has_player(oid):
             return self.player(oid).name
-        found = self.find_card(oid)
+        found = self.find_card(oid) or self._find_id(split_key(oid)[0])
         if found:
             return found[2].name
         for item in self.stack:

@@ -233,3 +233,27 @@ def test_passo_json_answers_an_invalid_scenario_with_json(tmp_path):
     # Without --json, the same on standard error, as text.
     res = CliRunner().invoke(scenario, ["passo", str(bad)])
     assert res.exit_code == 2 and res.stdout == "" and "Scenario non valido" in res.stderr
+
+
+def test_control_combat_and_phasing_actions(tmp_path):
+    """change_control, remove_from_combat, phase_out and phase_in from the command line."""
+    f = tmp_path / "s.json"
+    bf = [{"id": "orso", "name": "Orso Grizzly", "types": ["creature"], "power": 2,
+           "toughness": 2, "controller": "p1"}]
+    f.write_text(json.dumps({"format": "judge-scenario", "version": 1, "title": "t",
+                             "players": [{"id": "p1", "name": "Alice"}, {"id": "p2", "name": "Bruno"}],
+                             "battlefield": bf, "combat": {"attackers": [{"id": "orso", "target": "p2"}]},
+                             "turn": {"number": 2, "active_player": "p1", "step": "declare_attackers"}}))
+    r = run("azione", str(f), "remove_from_combat", "object=orso", "-i")
+    assert r.exit_code == 0 and "506.4" in r.output
+    assert json.loads(f.read_text())["combat"]["attackers"] == []
+    r = run("azione", str(f), "change_control", "object=orso", "player=p2", "duration=indefinitely", "-i")
+    assert r.exit_code == 0 and "613.1b" in r.output and "Bruno prende il controllo" in r.output
+    assert json.loads(f.read_text())["effects"][0]["does"] == [{"op": "control", "player": "p2"}]
+    r = run("azione", str(f), "change_control", "object=orso", "player=p2", "duration=sempre")
+    assert r.exit_code == 1 and "611.2a" in r.output
+    r = run("azione", str(f), "phase_out", "object=orso", "-i")
+    assert r.exit_code == 0 and "702.26b" in r.output
+    assert json.loads(f.read_text())["battlefield"][0]["phased_out"] is True
+    r = run("azione", str(f), "phase_in", "object=orso", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["events"][0]["kind"] == "phase_in"

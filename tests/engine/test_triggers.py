@@ -48,22 +48,23 @@ def test_725_2_combat_damage_to_the_monarch_makes_its_controller_monarch():
 
 def test_725_2_two_attackers_the_monarch_orders_the_triggers():
     """Creatures of two players hit the monarch: two triggers, both controlled by the
-    monarch, who chooses their order (603.3b); the last to resolve decides."""
-    bf = [perm("b1", controller="p2", p=1, t=1), perm("c1", controller="p3", p=1, t=1)]
-    g = game(bf, step="declare_blockers", active="p2", variant="free-for-all",
+    monarch, who chooses their order (603.3b); the last to resolve decides.  Two players'
+    creatures attack together with shared team turns (805.10a): Two-Headed Giant."""
+    bf = [perm("b1", controller="p3", p=1, t=1), perm("c1", controller="p4", p=1, t=1)]
+    g = game(bf, step="declare_blockers", active="p3", variant="two-headed-giant",
              players=four_players(), monarch="p1",
-             combat=attacking([("b1", "p1"), ("c1", "p1")]), options={"attack": "multiple"})
+             combat=attacking([("b1", "p1"), ("c1", "p1")]))
     g.step()
     p = g.pending
     assert p["kind"] == "order_triggers" and p["player"] == "p1"
-    assert p["rules"] == ["603.3b", "101.4"]
+    assert p["rules"] == ["603.3b", "805.7"]
     by_text = {a["text"].split("(")[1].split(" ")[0]: a["id"] for a in p["options"]["abilities"]}
     ev = g.decide({"order": [by_text["c1"], by_text["b1"]]})    # b1's resolves first
-    assert find(ev, "trigger_order")[0].rules == ["603.3b", "101.4"]
-    g.step()
-    assert g.state.monarch == "p2"
+    assert find(ev, "trigger_order")[0].rules == ["603.3b", "805.7"]
     g.step()
     assert g.state.monarch == "p3"
+    g.step()
+    assert g.state.monarch == "p4"                     # c1's resolves last
 
 
 # --- the initiative (726.2) and Undercity ----------------------------------------------

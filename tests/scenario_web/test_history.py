@@ -165,6 +165,16 @@ def test_log_on_the_page_is_bounded_and_complete_on_request(client, token):
     assert md.count("\n- ") >= total
 
 
+def _as_then(d):
+    """A state exported today as the code of ed93c5c exported it: the format has since added
+    which object each card is (``incarnation``, 400.7), and nothing else."""
+    if isinstance(d, dict):
+        return {k: _as_then(v) for k, v in d.items() if k != "incarnation"}
+    if isinstance(d, list):
+        return [_as_then(x) for x in d]
+    return d
+
+
 def test_old_permalinks_still_open(tmp_path):
     """Permalinks saved by the code of ed93c5c (data/) show the same state and log today (the log's
     sentences as today's engine writes them: «assegna 2 danni a», issue 37)."""
@@ -185,7 +195,7 @@ def test_old_permalinks_still_open(tmp_path):
         entries = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", x)).strip()
                    for x in re.findall(r'<li class="sc-ev[^"]*">(.*?)</li>', body, re.S)]
         assert entries == old["registro"], name
-        assert json.loads(c.get(old["url"] + "/scenario.json").data) == old["stato"], name
+        assert _as_then(json.loads(c.get(old["url"] + "/scenario.json").data)) == old["stato"], name
         ident = old["url"].rsplit("/", 1)[1]
         assert c.get(f"/api/scenari/{ident}").get_json()["eventi"] == old["eventi"], name
     # and they go on: a step from an old permalink, undo back to it
@@ -193,4 +203,4 @@ def test_old_permalinks_still_open(tmp_path):
     r = c.post(f"/api/scenari/{g}/azioni", json={"type": "step"})
     assert r.status_code == 201
     back = c.post(f"/api/scenari/{r.get_json()['id']}/azioni", json={"type": "undo"}).get_json()
-    assert back["stato"] == then["partite"]["turno2"]["stato"]
+    assert _as_then(back["stato"]) == then["partite"]["turno2"]["stato"]

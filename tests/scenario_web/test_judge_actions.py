@@ -49,6 +49,19 @@ def planechase(d: dict) -> dict:
     return d
 
 
+def in_combat(d: dict) -> dict:
+    """Alice's Orso attacks Bruno (declare attackers step)."""
+    d["turn"]["step"] = "declare_attackers"
+    d["turn"]["active_player"] = "p1"
+    d["combat"] = {"attackers": [{"id": "orso", "target": "p2"}]}
+    return d
+
+
+def phased_out(d: dict) -> dict:
+    d["battlefield"][0]["phased_out"] = True
+    return d
+
+
 def with_effect(d: dict) -> dict:
     """An anthem of Alice's (a static ability, 611.3) on the board."""
     d["battlefield"].append({"id": "inno", "name": "Inno", "types": ["enchantment"],
@@ -60,7 +73,8 @@ def with_effect(d: dict) -> dict:
 
 
 # Boards other than ``board()`` for some actions.
-BOARDS = {"copy_spell": with_stack, "planeswalk": planechase, "end_effect": with_effect}
+BOARDS = {"copy_spell": with_stack, "planeswalk": planechase, "end_effect": with_effect,
+          "remove_from_combat": in_combat, "phase_in": phased_out}
 
 # One valid form per action of today's engine, and the rule its first event cites.
 VALID = {
@@ -101,6 +115,11 @@ VALID = {
     "concede": ({"p.player": "p2"}, "104.3a"),
     "goad": ({"p.object": "lupo", "p.player": "p1"}, "701.15a"),
     "set_tapped": ({"p.object": "isola"}, "Modifica diretta del giudice"),
+    "change_control": ({"p.object": "orso", "p.player": "p2", "p.duration": "indefinitely"},
+                       "613.1b"),
+    "remove_from_combat": ({"p.object": "orso"}, "506.4"),
+    "phase_out": ({"p.object": "orso"}, "702.26b"),
+    "phase_in": ({"p.object": "orso"}, "702.26c"),
     "add_effect": ({"p.effect": '{"text": "+2/+0", "affects": {"objects": ["orso"]}, "does": '
                                 '[{"op": "modify_pt", "power": 2, "toughness": 0}], '
                                 '"duration": "end_of_turn"}'}, "611.2a"),
@@ -154,6 +173,11 @@ REFUSED = {
     "concede": ({"p.player": "p3"}, "giocatore sconosciuto", None),
     "goad": ({"p.object": "isola", "p.player": "p2"}, "non è una creatura", "701.15a"),
     "set_tapped": ({"p.object": ""}, "scegli dall'elenco", "p.object"),
+    "change_control": ({"p.object": "orso", "p.player": "p2", "p.duration": "sempre"},
+                       "scelta non valida", "p.duration"),
+    "remove_from_combat": ({"p.object": "lupo"}, "non è in combattimento", "506.4"),
+    "phase_out": ({"p.object": "h1"}, "non è un permanente sul campo di battaglia", None),
+    "phase_in": ({"p.object": "lupo"}, "non è scomparso per intermittenza", "702.26c"),
     "add_effect": ({"p.effect": '{"affects": "self", "does": [{"op": "vola"}]}'},
                    "operazione sconosciuta", "611.1"),
     "end_effect": ({"p.which": ""}, "scegli dall'elenco", "p.which"),
@@ -340,6 +364,36 @@ def test_judge_actions_through_the_api(client, sim):
                     json={"type": "act", "name": "tap", "params": {"object": "orso", "colore": "blu"}})
     assert r.status_code == 422 and r.get_json()["error"]["message"].startswith(
         'Parametro sconosciuto "colore" per tap (ammessi: object)')
+
+
+def test_control_combat_and_phasing_through_the_api(client, sim):
+    """change_control, remove_from_combat, phase_out and phase_in as JSON, each undone."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": in_combat(board())})
+    g = g.rsplit("/", 1)[1]
+
+    def act(ident, name, **params):
+        r = client.post(f"/api/scenari/{ident}/azioni", json={"type": "act", "name": name,
+                                                               "params": params})
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()
+
+    out = act(g, "change_control", object="orso", player="p2")
+    assert out["stato"]["combat"]["attackers"] == []
+    assert out["stato"]["effects"][0]["does"] == [{"op": "control", "player": "p2"}]
+    assert {"613.1b", "506.4", "302.6"} <= set(out["eventi"][0]["rules"])
+    back = client.post(f"/api/scenari/{out['id']}/azioni", json={"type": "undo"}).get_json()
+    assert back["stato"]["combat"]["attackers"] == [{"id": "orso", "target": "p2", "blocked": False}]
+    assert "effects" not in back["stato"]
+    out = act(g, "remove_from_combat", object="orso")
+    assert out["stato"]["combat"]["attackers"] == [] and out["eventi"][0]["kind"] == "remove_from_combat"
+    out = act(g, "phase_out", object="orso")
+    assert out["stato"]["battlefield"][0]["phased_out"] is True
+    out = act(out["id"], "phase_in", object="orso")
+    assert "phased_out" not in out["stato"]["battlefield"][0]
+    r = client.post(f"/api/scenari/{g}/azioni", json={"type": "act", "name": "change_control",
+                                                       "params": {"object": "orso", "player": "p2",
+                                                                  "duration": "sempre"}})
+    assert r.status_code == 422 and r.get_json()["error"]["rules"] == ["611.2a"]
 
 
 def test_judge_actions_keep_the_web_limits(client, sim):

@@ -286,7 +286,8 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
                f", sotto il controllo del suo proprietario, {ctx.name(ctl)} (nessun altro giocatore "
                "indicato come chi ce lo mette)")
     ctx.emit(rules, f"{obj.name} passa {terms.zone('da', src)} {dest}{who} e diventa un nuovo "
-             "oggetto.", "move", objects=[new.id], players=[new.owner], source_zone=src, zone=zone)
+             f"oggetto ({new.key}).", "move", objects=[new.id], players=[new.owner],
+             source_zone=src, zone=zone, key=new.key)
 
 
 @action("destroy", cites=("701.8a", "702.12b"), summary="Distruggi un permanente")

@@ -66,6 +66,7 @@ def attach(ctx: Ctx, object: str, to: str) -> None:
         raise IllegalAction(f'"{to}" non è un giocatore né un permanente sul campo di battaglia')
     if not st.has_player(to):
         perm_arg(ctx, to)
+    to = st.ref_in(to)                       # the object it is now (400.7)
     kind = attachment.kind(st, p)
     done = terms.done("attach")
     if kind is None:

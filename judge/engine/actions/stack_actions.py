@@ -36,8 +36,9 @@ def cast_spell(ctx: Ctx, player: str, card: str, target: str | None = None) -> N
             raise IllegalAction(f"{found[2].name} non può bersagliare {st.name_of(target)}: "
                                 f"{why[0]}", ["601.2c", *why[1]])
     obj, _, _ = ops.take(ctx, card)
+    ops.became_new(ctx, obj.key, obj)                     # on the stack, a new object (400.7)
     item = StackItem(id=obj.id, kind="spell", controller=pl.id, text=obj.name, card=obj,
-                     targets=[target] if target else [])
+                     targets=[st.ref_in(target)] if target else [])
     st.stack.append(item)
     t = st.turn
     t.spells_cast[pl.id] = t.spells_cast.get(pl.id, 0) + 1
@@ -96,7 +97,8 @@ def trigger(ctx: Ctx, controller: str | None = None, text: str | None = None,
                 raise
             raise IllegalAction(f"abilità {i + 1} (abilities[{i}]): {e.message}", e.rules) from None
     for pid, text, src, on_trigger in todo:
-        triggers.queue(ctx, pid, text, [], source=src, on_trigger=on_trigger)
+        triggers.queue(ctx, pid, text, [], source=ctx.s.ref_in(src) if src else None,
+                       on_trigger=on_trigger)
 
 
 def _ability(ctx: Ctx, a: Any) -> tuple[str, str, str | None, bool]:

@@ -9,7 +9,8 @@ English text that scenarios store.  Italian names come from the terminology tabl
 not keywords but restrictions or requirements on attacking and blocking (508.1c–d, 509.1a–c),
 written and stored the same way ("can't block", …; ``keyword=False`` in the registry).
 
-Banding and "bands with other" (702.22) are refused with the reason (:data:`REFUSED`).
+Banding and the other combat keywords of 702 the engine does not apply are refused with their
+reason (unsupported.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from judge.engine import terms
+from judge.engine.characteristics import unsupported
+from judge.engine.characteristics.unsupported import REFUSED_COMBAT  # noqa: F401  (public)
 from judge.engine.state import MANA_COLORS
 
 # --- the registry ------------------------------------------------------------------------------
@@ -53,6 +56,8 @@ REGISTRY: tuple[Spec, ...] = (
     _K("first strike", "702.7", "combat", counter=True),
     _K("double strike", "702.4", "combat", counter=True),
     _K("trample", "702.19", "combat", counter=True),
+    _K("trample over planeswalkers", "702.19c", "combat"),
+    _K("toxic", "702.164", "combat", param="n"),
     _K("lifelink", "702.15", "combat", counter=True),
     _K("vigilance", "702.20", "combat", counter=True),
     _K("indestructible", "702.12", "other", counter=True),
@@ -116,13 +121,6 @@ ABILITIES: tuple[str, ...] = tuple(s.name for s in REGISTRY if not s.keyword)
 COUNTER_KEYWORDS: frozenset[str] = frozenset(s.name for s in REGISTRY if s.counter)
 KEYWORD_IT: dict[str, str] = {s.name: s.italian for s in REGISTRY}
 
-REFUSED_RULES = ["702.22c", "702.22h", "702.22j", "702.22k"]
-REFUSED = ("banding", "bands with other")
-REFUSED_WHY = ("il motore non gestisce il branco (regola 702.22): cambia la dichiarazione degli "
-               "attaccanti (702.22c), chi resta bloccato (702.22h) e chi assegna il danno da "
-               "combattimento (702.22j, 702.22k); descrivi il combattimento senza branco e applica "
-               "l'assegnazione del danno con le azioni del giudice")
-
 # --- landwalk (702.14a, c): each kind the terminology table names -----------------------------
 # kind → (land subtype required, supertype required, card type required, supertype excluded)
 LANDWALKS: dict[str, tuple[str | None, str | None, str | None, str | None]] = {
@@ -136,6 +134,8 @@ LANDWALKS: dict[str, tuple[str | None, str | None, str | None, str | None]] = {
     "snow swampwalk": ("Swamp", "snow", None, None),
     "snow mountainwalk": ("Mountain", "snow", None, None),
     "snow forestwalk": ("Forest", "snow", None, None),
+    "desertwalk": ("Desert", None, None, None),
+    "snow landwalk": (None, "snow", None, None),
     "nonbasic landwalk": (None, None, None, "basic"),
     "legendary landwalk": (None, "legendary", None, None),
     "artifact landwalk": (None, None, "artifact", None),
@@ -149,6 +149,9 @@ TYPE_PLURALS = {t: ("sorceries" if t == "sorcery" else t + "s")
                 for t in ("creature", "artifact", "enchantment", "planeswalker", "land", "battle",
                           "instant", "sorcery")}
 ALL_COLORS = "all colors"           # 702.16h: "each color" is the same shorthand
+MULTICOLORED = "multicolored"       # 105.2b: two or more colours
+MONOCOLORED = "monocolored"         # 105.2a: exactly one colour
+COLOR_COUNTS = (MULTICOLORED, MONOCOLORED)
 EVERYTHING = "everything"           # 702.16j
 PLAYER = "player "                  # 702.16k: "player p2"
 
@@ -193,7 +196,8 @@ def examples(spec: Spec) -> tuple[str, ...]:
     if spec.param.startswith("quality"):
         plain = (spec.name,) if spec.param.endswith("?") else ()
         return plain + tuple(f"{spec.name} from {q}" for q in
-                             (*COLOR_NAMES, ALL_COLORS, EVERYTHING, "creatures", "artifacts",
+                             (*COLOR_NAMES, ALL_COLORS, *COLOR_COUNTS, EVERYTHING, "creatures",
+                              "artifacts",
                               "player p2", "Goblins"))
     return (spec.name,)
 
@@ -246,9 +250,10 @@ def parse(text: str) -> tuple[Instance, ...]:
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> tuple[Instance, ...]:
     low = text.lower()
-    if low in REFUSED or low.startswith("bands with other") or low in ("branco", "branco con altri") \
-            or low.startswith("branco con altr"):
-        raise KeywordError(f"«{text}»: {REFUSED_WHY}", REFUSED_RULES)
+    refused = unsupported.refusal(low)
+    if refused is not None:
+        why, rules = refused
+        raise KeywordError(f"«{text}»: {why}", rules)
     name = _LOOKUP.get(low)
     if name in LANDWALKS:
         return (Instance("landwalk", name, land=name),)
@@ -318,6 +323,10 @@ def _quality(word: str) -> str:
         return EVERYTHING
     if low in (ALL_COLORS, "each color", "all colours", "tutti i colori", "ogni colore"):
         return ALL_COLORS
+    for q in COLOR_COUNTS:                   # «dai multicolore», «multicolori», "multicolor"
+        if low in (q, q[:-2], q.replace("color", "colour"), terms.italian(q).lower(),
+                   terms.italian(q).lower()[:-1] + "i"):
+            return q
     for t, plural in TYPE_PLURALS.items():
         if low in (plural, t, _plural_it(terms.italian(t)).lower(), terms.italian(t).lower()):
             return plural
@@ -327,7 +336,7 @@ def _quality(word: str) -> str:
     if re.fullmatch(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", w):
         return w                                     # a subtype, as cards print it ("Goblins")
     raise KeywordError(f"qualità sconosciuta «{w}»: un colore (rosso, blu…), «tutto», «tutti i "
-                       "colori», un tipo di carta (creature, artefatti…), «giocatore ID» o un "
+                       "colori», «multicolore», «monocolore», un tipo di carta (creature, artefatti…), «giocatore ID» o un "
                        "sottotipo con la maiuscola (Goblin)", ["702.16a"])
 
 
@@ -398,6 +407,8 @@ def quality_it(quality: str, name_of=None) -> str:
         return "da tutto"
     if quality == ALL_COLORS:
         return "da tutti i colori"
+    if quality in COLOR_COUNTS:
+        return "dai " + terms.italian(quality)         # as printed: «protezione dai multicolore»
     for t, plural in TYPE_PLURALS.items():
         if quality == plural:
             it = terms.italian(t)
@@ -416,6 +427,8 @@ def quality_noun(quality: str, name_of=None) -> str:
         return "tutto"
     if quality == ALL_COLORS:
         return "tutti i colori"
+    if quality in COLOR_COUNTS:
+        return terms.italian(quality)
     for t, plural in TYPE_PLURALS.items():
         if quality == plural:
             return _plural_it(terms.italian(t))

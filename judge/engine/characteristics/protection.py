@@ -6,7 +6,8 @@ state-based actions 704.5m and 704.5n), it can't be Blocked by creatures with th
 (702.16f), and it can't be the Target of spells with the quality or of abilities from sources
 with it (702.16b).  Here are the quality tests; the engine applies them in ``ops`` (damage),
 ``attachment`` (enchant, equip), ``evasion`` (blocks) and ``targeting`` (targets).
-Protection from everything (702.16j) and from a player (702.16k) are variants.
+Protection from everything (702.16j) and from a player (702.16k) are variants; a quality may
+also be multicoloured or monocoloured (105.2a–b), as "hexproof from" qualities may (702.11d).
 
 Players have no keywords in the scenario format: protection of a player is not modelled.
 """
@@ -14,7 +15,8 @@ Players have no keywords in the scenario format: protection of a player is not m
 from __future__ import annotations
 
 from judge.engine.characteristics import derived, keywords
-from judge.engine.characteristics.keywords import (ALL_COLORS, COLOR_TERMS, EVERYTHING, PLAYER,
+from judge.engine.characteristics.keywords import (ALL_COLORS, COLOR_TERMS, EVERYTHING,
+                                                   MONOCOLORED, MULTICOLORED, PLAYER,
                                                    TYPE_PLURALS, Instance)
 from judge.engine.state import Card, Permanent, State
 
@@ -36,6 +38,10 @@ def has_quality(st: State, quality: str, obj: Card, controller: str | None = Non
         return _SYMBOL[quality] in derived.colors(st, obj)
     if quality == ALL_COLORS:
         return bool(derived.colors(st, obj))                  # 702.16h
+    if quality == MULTICOLORED:
+        return len(derived.colors(st, obj)) >= 2              # 105.2b
+    if quality == MONOCOLORED:
+        return len(derived.colors(st, obj)) == 1              # 105.2a
     if quality in _TYPE_OF:
         return derived.is_type(st, obj, _TYPE_OF[quality])    # 702.16a
     if quality.startswith(PLAYER):

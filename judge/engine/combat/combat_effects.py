@@ -9,23 +9,28 @@ from __future__ import annotations
 from judge.engine.characteristics import continuous, derived, keywords
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
-from judge.engine.mechanics import ops, targeting
+from judge.engine.mechanics import identity, ops, targeting
 from judge.engine.registry import decision, effect
 from judge.engine.state import Card, Effect, Permanent, StackItem, State
 
 
-def _live(st: State, oid: str | None) -> Permanent | None:
-    p = st.perm(oid) if oid else None
+def _live(st: State, key: str | None) -> Permanent | None:
+    """The permanent ``key`` names, if it is still that object (400.7) and phased in."""
+    p = st.live(key)
     return p if p is not None and not p.phased_out else None
 
 
-def _affected(ctx: Ctx, item: StackItem, oid: str | None) -> Permanent | None:
-    """The permanent the resolving ability affects; if it has left the battlefield, the log
+def _affected(ctx: Ctx, item: StackItem, key: str | None, delayed: bool = False) -> Permanent | None:
+    """The permanent the resolving ability affects; if it has left the battlefield, or came
+    back as a new object (400.7: 608.2h for the source; 603.7c for a delayed ability), the log
     says the ability does nothing to it and None is returned."""
-    p = _live(ctx.s, oid)
+    p = _live(ctx.s, key)
     if p is None:
-        ctx.emit(item.rules[:1], f"{ctx.name(oid)} non è più sul campo di battaglia: l'abilità "
-                 "non fa nulla.", "effect", objects=[item.id])
+        why, rules = identity.gone(ctx.s, key or "")
+        if rules:
+            rules = rules + (["603.7c"] if delayed else ["608.2h"] if key == item.source else [])
+        ctx.emit(item.rules[:1] + rules, f"{why}: l'abilità non fa nulla.", "effect",
+                 objects=[item.id])
     return p
 
 
@@ -43,7 +48,7 @@ def _counter(ctx: Ctx, p: Permanent, rules: list[str], why: str) -> None:
 
 # --- pumps -------------------------------------------------------------------------------------
 
-@effect("exalted", cites=("702.83a", "506.5"), params=("creature",),
+@effect("exalted", cites=("702.83a", "506.5", "400.7"), params=("creature",),
         summary="Esaltato: la creatura che attacca da sola prende +1/+1 fino alla fine del turno")
 def exalted(ctx: Ctx, item: StackItem, _choice) -> None:
     c = _affected(ctx, item, item.effect["creature"])
@@ -52,7 +57,7 @@ def exalted(ctx: Ctx, item: StackItem, _choice) -> None:
     pump(ctx, c, 1, 1, ["702.83a"], f"esaltato di {ctx.name(item.source)}")
 
 
-@effect("pump_source", cites=("702.45a",), params=("amount:int",),
+@effect("pump_source", cites=("702.45a", "400.7", "608.2h"), params=("amount:int",),
         summary="Bushido N: la creatura che blocca o è bloccata prende +N/+N fino alla fine del turno")
 def pump_source(ctx: Ctx, item: StackItem, _choice) -> None:
     p = _affected(ctx, item, item.source)
@@ -62,7 +67,7 @@ def pump_source(ctx: Ctx, item: StackItem, _choice) -> None:
     pump(ctx, p, n, n, item.rules[:1] or ["702.45a"], f"bushido {n}")
 
 
-@effect("rampage", cites=("702.23a", "702.23b"), params=("amount:int",),
+@effect("rampage", cites=("702.23a", "702.23b", "400.7", "608.2h"), params=("amount:int",),
         summary="Furia N: +N/+N fino alla fine del turno per ogni creatura che la blocca oltre la prima")
 def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
@@ -71,7 +76,7 @@ def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
         return
     n = item.effect["amount"]
     blockers = [b for b in (st.combat.blockers if st.combat else ()) if p.id in b["blocking"]
-                and _live(st, b["id"])]
+                and st.perm(b["id"]) is not None and not st.perm(b["id"]).phased_out]
     extra = max(0, len(blockers) - 1)
     if not extra:
         ctx.emit(["702.23a", "702.23b"], f"{p.name} è bloccata da {len(blockers)} creatur"
@@ -82,7 +87,7 @@ def rampage(ctx: Ctx, item: StackItem, _choice) -> None:
          f"furia {n}, {extra} bloccant{'e' if extra == 1 else 'i'} oltre il primo, contati ora")
 
 
-@effect("melee", cites=("702.121a",), params=("amount:int",),
+@effect("melee", cites=("702.121a", "400.7", "608.2h"), params=("amount:int",),
         summary="Mischia: +1/+1 fino alla fine del turno per ogni avversario attaccato")
 def melee(ctx: Ctx, item: StackItem, _choice) -> None:
     p = _affected(ctx, item, item.source)
@@ -96,8 +101,8 @@ def melee(ctx: Ctx, item: StackItem, _choice) -> None:
         summary="Grido di guerra: ogni altra creatura attaccante prende +1/+0 fino alla fine del turno")
 def battle_cry(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
-    others = [p for p in (_live(st, a["id"]) for a in (st.combat.attackers if st.combat else ()))
-              if p is not None and p.id != item.source]
+    others = [p for p in (st.perm(a["id"]) for a in (st.combat.attackers if st.combat else ()))
+              if p is not None and not p.phased_out and p.key != item.source]
     if not others:
         ctx.emit(["702.91a"], "Nessun'altra creatura attaccante: l'abilità non fa nulla.",
                  "effect", objects=[item.id])
@@ -105,7 +110,7 @@ def battle_cry(ctx: Ctx, item: StackItem, _choice) -> None:
         pump(ctx, p, 1, 0, ["702.91a"], f"grido di guerra di {ctx.name(item.source)}")
 
 
-@effect("flanking", cites=("702.25a",), params=("creature",),
+@effect("flanking", cites=("702.25a", "400.7"), params=("creature",),
         summary="Aggirare: la creatura senza aggirare che la blocca prende -1/-1 fino alla fine del turno")
 def flanking(ctx: Ctx, item: StackItem, _choice) -> None:
     c = _affected(ctx, item, item.effect["creature"])
@@ -116,7 +121,7 @@ def flanking(ctx: Ctx, item: StackItem, _choice) -> None:
 
 # --- counters ----------------------------------------------------------------------------------
 
-@effect("counter_on_source", cites=("702.149a", "702.105a"),
+@effect("counter_on_source", cites=("702.149a", "702.105a", "400.7", "608.2h"),
         summary="Addestramento, detronizzare: un segnalino +1/+1 sulla creatura")
 def counter_on_source(ctx: Ctx, item: StackItem, _choice) -> None:
     p = _affected(ctx, item, item.source)
@@ -128,8 +133,8 @@ def counter_on_source(ctx: Ctx, item: StackItem, _choice) -> None:
 
 def _mentor_candidates(st: State, src: Permanent) -> list[str]:
     cb = st.combat
-    return [p.id for p in (_live(st, a["id"]) for a in (cb.attackers if cb else ()))
-            if p is not None and derived.power(st, p) < derived.power(st, src)]
+    return [p.id for p in (st.perm(a["id"]) for a in (cb.attackers if cb else ()))
+            if p is not None and not p.phased_out and derived.power(st, p) < derived.power(st, src)]
 
 
 def _mentor_target(ctx: Ctx, trig: dict) -> str | None:
@@ -143,7 +148,7 @@ def _mentor_target(ctx: Ctx, trig: dict) -> str | None:
         summary="Mentore: un segnalino +1/+1 su una creatura attaccante bersaglio con forza minore")
 def mentor(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
-    src = st.perm(item.source) if item.source else None
+    src = st.live(item.source)
     target = _live(st, item.targets[0]) if item.targets else None
     # 608.2b: the target must still be an attacking creature with less power (the source's
     # last known power if it left the battlefield: the engine keeps none, so it checks it here)
@@ -222,7 +227,7 @@ def annihilator(ctx: Ctx, item: StackItem, choice) -> None:
 
 def _provoke_target(ctx: Ctx, trig: dict) -> str | None:
     st = ctx.s
-    src = st.perm(trig["source"]) if trig["source"] else None
+    src = st.live(trig["source"])
     pid = trig["effect"]["player"]
     creatures = [p.id for p in st.battlefield if derived.controller(st, p) == pid and not p.phased_out
                  and derived.is_creature(st, p)]
@@ -266,8 +271,9 @@ def provoke(ctx: Ctx, item: StackItem, choice) -> None:
         ctx.emit(["702.39a"], f"{ctx.name(item.controller)} sceglie di non provocare "
                  f"{target.name}.", "effect", objects=[item.id, target.id])
         return
-    if st.combat is not None and item.source:
-        st.combat.requirements.append({"blocker": target.id, "attacker": item.source,
+    attacker = st.live(item.source)
+    if st.combat is not None and attacker is not None:    # combat names objects by id (506.4)
+        st.combat.requirements.append({"blocker": target.id, "attacker": attacker.id,
                                        "rules": ["702.39a"]})
     ctx.emit(["702.39a", "509.1c"], f"{target.name} bloccherà {ctx.name(item.source)} se può, in "
              "questo combattimento.", "effect", objects=[target.id, item.source or item.id])
@@ -360,7 +366,7 @@ def myriad(ctx: Ctx, item: StackItem, choice) -> None:
             _copy_abilities(st, tok, values, src.id)
             tok.tapped = True
             st.combat.attackers.append({"id": tok.id, "target": target, "blocked": False})
-            made.append(tok.id)
+            made.append(tok.key)
             ctx.emit(["702.116a", "508.4"], f"{ctx.name(item.controller)} crea una pedina copia di "
                      f"{src.name}, TAPpata e attaccante {st.name_of(target)} (non ha «attaccato»: "
                      "non fa innescare abilità di attacco).", "create_token",
@@ -378,12 +384,12 @@ def myriad(ctx: Ctx, item: StackItem, choice) -> None:
 @effect("exile_objects", cites=("702.116a", "701.13a", "603.7c"), params=("objects",),
         summary="Alla fine del combattimento si esiliano le pedine create da miriade")
 def exile_objects(ctx: Ctx, item: StackItem, _choice) -> None:
-    for oid in item.effect["objects"].split(","):
-        p = ctx.s.perm(oid)
+    for key in item.effect["objects"].split(","):
+        p = ctx.s.live(key)                               # 603.7c: the same objects only
         if p is not None:
             ctx.emit(item.rules[:1] + ["701.13a"], f"Si esilia {p.name}.", "exile",
-                     objects=[oid])
-            ops.move(ctx, oid, "exile")
+                     objects=[p.id])
+            ops.move(ctx, p.id, "exile")
 
 
 @effect("decayed", cites=("702.147a", "603.7"),
@@ -401,10 +407,10 @@ def decayed(ctx: Ctx, item: StackItem, _choice) -> None:
              "combattimento.", "effect", objects=[item.source])
 
 
-@effect("sacrifice_source", cites=("702.147a", "701.21a", "603.7c"),
+@effect("sacrifice_source", cites=("702.147a", "701.21a", "603.7c", "400.7"),
         summary="Alla fine del combattimento si sacrifica la creatura con decomposto")
 def sacrifice_source(ctx: Ctx, item: StackItem, _choice) -> None:
-    p = _affected(ctx, item, item.source)
+    p = _affected(ctx, item, item.source, delayed=True)
     if p is None:
         return
     ctl = derived.controller(ctx.s, p)

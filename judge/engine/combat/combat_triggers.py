@@ -26,7 +26,7 @@ def _queue(ctx: Ctx, src: Permanent, name: str, what: str, effect: dict, rules: 
            n: int = 0) -> None:
     label = _it(name) + (f" {n}" if n else "")
     triggers.queue(ctx, derived.controller(ctx.s, src), f"{label} di {src.name}: {what}", rules,
-                   source=src.id, effect=effect)
+                   source=src.key, effect=effect)
 
 
 def attackers_declared(ctx: Ctx, ids: list[str]) -> None:
@@ -86,7 +86,7 @@ def _exalted(ctx: Ctx, creature: Permanent) -> None:
             continue
         for _ in range(derived.kw_count(st, p, "exalted")):
             _queue(ctx, p, "exalted", f"{creature.name} attacca da sola e prende +1/+1 fino alla "
-                   "fine del turno", {"kind": "exalted", "creature": creature.id},
+                   "fine del turno", {"kind": "exalted", "creature": creature.key},
                    ["702.83a", "506.5"])
 
 
@@ -140,7 +140,7 @@ def blockers_declared(ctx: Ctx) -> None:
                     if not derived.has_kw(st, blk, "flanking"):
                         _queue(ctx, a, "flanking", f"{blk.name}, che la blocca e non ha "
                                f"{keywords.KEYWORD_IT['flanking']}, prende -1/-1 fino alla fine "
-                               "del turno", {"kind": "flanking", "creature": blk.id}, ["702.25a"])
+                               "del turno", {"kind": "flanking", "creature": blk.key}, ["702.25a"])
 
 
 def end_of_combat(ctx: Ctx) -> None:

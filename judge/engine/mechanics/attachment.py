@@ -8,6 +8,7 @@ an attachment that can't be attached to an object doesn't move (701.3b).
 from __future__ import annotations
 
 from judge.engine.characteristics import derived, protection
+from judge.engine.mechanics import identity
 from judge.engine.state import Permanent, State
 
 ATTACHERS = ("Aura", "Equipment", "Fortification")
@@ -28,7 +29,8 @@ def kind(st: State, p: Permanent) -> str | None:
 
 
 def aura_problem(st: State, aura: Permanent, target_id: str | None) -> Problem | None:
-    """Why ``aura`` can't enchant ``target_id`` (303.4c–d, 702.5, 702.16c), or None."""
+    """Why ``aura`` can't enchant ``target_id`` (a player, or the key of an object: one that
+    changed zones is another object, 400.7) (303.4c–d, 702.5, 702.16c), or None."""
     if target_id is None:
         return "non è assegnata a niente", []
     if derived.is_creature(st, aura):
@@ -39,9 +41,9 @@ def aura_problem(st: State, aura: Permanent, target_id: str | None) -> Problem |
         if aura.enchant not in (None, "player"):
             return "non può incantare un giocatore", []
         return None
-    target = st.perm(target_id)
+    target = st.live(target_id)
     if target is None:
-        return f"{st.name_of(target_id)} non è più sul campo di battaglia", []
+        return identity.gone(st, target_id)
     if target.id == aura.id:
         return "non può incantare se stessa", []
     if aura.enchant == "player":
@@ -65,7 +67,11 @@ def equipment_problem(st: State, p: Permanent, target_id: str | None) -> Problem
         return None
     if st.has_player(target_id):
         return f"{st.name_of(target_id)} è un giocatore, non {what}", []
-    target = st.perm(target_id)
+    target = st.live(target_id)
+    if target is None:
+        why, rules = identity.gone(st, target_id)
+        if rules:
+            return why, rules
     if target is None or target.phased_out or target.id == p.id \
             or not derived.is_type(st, target, need):
         return f"{st.name_of(target_id)} non è {what} sul campo di battaglia", []

@@ -14,7 +14,7 @@ from judge.engine import seats
 from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
-from judge.engine.mechanics import ops
+from judge.engine.mechanics import identity, ops
 from judge.engine.mechanics.sba_acts import Act, ask_in_apnap_order, live, to_graveyard
 from judge.engine.mechanics.triggers import is_source_of_pending
 from judge.engine.registry import decision, effect, sba
@@ -49,7 +49,7 @@ def zero_defense_siege(ctx: Ctx) -> list[Act]:
     return [Act(["704.5v"], f"L'Assedio {p.name} ha difesa 0 ed è messo nel cimitero del suo "
                 "proprietario.", "graveyard", objects=[p.id], apply=to_graveyard(p.id), moves=p.id)
             for p in live(ctx) if is_siege(st, p) and derived.defense(p) <= 0
-            and not is_source_of_pending(st, p.id)]
+            and not is_source_of_pending(st, p.key)]
 
 
 @sba("704.5w", cites=("310.8",), summary="Una battaglia non Assedio con difesa 0 va nel cimitero")
@@ -146,10 +146,10 @@ def _validate_protector(st: State, pending: dict, answer) -> dict:
                 "lanciarlo trasformato")
 def siege_defeated(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
-    p = st.perm(item.source) if item.source else None
+    p = st.live(item.source)
     if p is None:
-        ctx.emit(["310.12b", "400.7"], f"{st.name_of(item.source)} non è più sul campo di "
-                 "battaglia: l'abilità non può esiliarla.", "siege", objects=[item.source or ""],
+        ctx.emit(["310.12b", "400.7"], f"{identity.gone(st, item.source or '')[0]}: l'abilità "
+                 "non può esiliarla.", "siege", objects=[item.source or ""],
                  players=[item.controller])
         return
     ops.move(ctx, p.id, "exile")

@@ -30,7 +30,7 @@ def monarch_draw(ctx: Ctx, item: StackItem, _choice) -> None:
                 "diventa il monarca")
 def monarch_steal(ctx: Ctx, item: StackItem, _choice) -> None:
     st = ctx.s
-    creature = st.perm(item.effect["creature"])
+    creature = st.live(item.effect["creature"])     # 400.7: not a new object it became
     # "its controller": now, or as it last existed on the battlefield (last known information)
     pid = derived.controller(st, creature) if creature is not None else item.effect["player"]
     pl = st.player(pid)

@@ -145,7 +145,7 @@ def dungeon_completed(ctx: Ctx) -> list[Act]:
     for pl in st.players:
         for c in pl.command:
             if "dungeon" in c.types and c.rooms and c.venture_marker is not None \
-                    and not next_rooms(c) and not triggers.is_source_of_pending(st, c.id):
+                    and not next_rooms(c) and not triggers.is_source_of_pending(st, c.key):
                 acts.append(Act(["704.5t", "309.7"], f"L'{terms.italian('venture marker')} di "
                                 f"{st.name_of(c.owner)} è nell'ultima stanza di {c.name} e nessuna "
                                 "sua abilità di stanza è in attesa o in pila: il proprietario "

@@ -81,7 +81,7 @@ def leave_game(ctx: Ctx, pids: list[str]) -> None:
     # 1. Every object they own leaves the game (phased-out permanents too, 702.26k).
     for p in [p for p in s.battlefield if p.owner in leaving]:
         ops.take(ctx, p.id)
-        ops.clear_references(ctx, p.id)
+        ops.clear_references(ctx, p.key)
         report[p.owner]["left"].append(p.id)
     for item in [i for i in s.stack if i.card is not None and i.card.owner in leaving]:
         s.stack.remove(item)

@@ -17,10 +17,10 @@ from dataclasses import fields
 from typing import Any, Callable
 
 from judge.engine import seats, terms
-from judge.engine.characteristics import continuous, keywords, layers
+from judge.engine.characteristics import continuous, derived, keywords, layers
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
-from judge.engine.mechanics import replacement, triggers
+from judge.engine.mechanics import identity, replacement, triggers
 from judge.engine.mechanics.happening import Happening
 from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, Player
 
@@ -66,28 +66,48 @@ def to_permanent(c: Card, controller: str) -> Permanent:
     return perm
 
 
+def left_battlefield(ctx: Ctx, oid: str) -> None:
+    """A permanent leaves the battlefield: it leaves combat (506.4), the continuous effects
+    that affect it by name forget it (611.2c), and the requirements of this combat that name
+    it do not bind the new object it becomes (400.7)."""
+    remove_from_combat(ctx, oid)
+    continuous.object_left(ctx.s, oid)          # its effects forget it (611.2c)
+    cb = ctx.s.combat
+    if cb is not None and cb.requirements:
+        cb.requirements = [r for r in cb.requirements if oid not in (r["blocker"], r["attacker"])]
+
+
 def remove_from_combat(ctx: Ctx, oid: str) -> None:
     """506.4: a permanent leaving the battlefield or phasing out leaves combat."""
     cb = ctx.s.combat
     if cb is None:
         return
+    gone = ctx.s.perm(oid)
+    walker_of = derived.controller(ctx.s, gone) if gone is not None and derived.is_type(
+        ctx.s, gone, "planeswalker") else None
     cb.attackers = [a for a in cb.attackers if a["id"] != oid]
     for a in cb.attackers:
         if a["target"] == oid:
             a["target"] = None                # 506.4c: still attacking, but nothing
+            if walker_of is not None:
+                a["defender"] = walker_of     # 702.19e: trample over planeswalkers still needs it
     cb.blockers = [b for b in cb.blockers if b["id"] != oid]
     for b in cb.blockers:
         b["blocking"] = [x for x in b["blocking"] if x != oid]
+    cb.assignments.pop(oid, None)
 
 
 def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
     """Remove an object from wherever it is; returns (object, zone, zone's player)."""
     s = ctx.s
+    found = s.find_card(oid)
+    if found is not None:
+        ctx.leaving[found[2].key] = identity.lost(s, found[2], found[1])
     for i, p in enumerate(s.battlefield):
         if p.id == oid:
+            left_battlefield(ctx, oid)
             del s.battlefield[i]
-            remove_from_combat(ctx, oid)
-            continuous.object_left(s, oid)          # 400.7: its effects forget it
+            s.touch()
             return p, "battlefield", None
     for pl in s.players:
         for z in CARD_LISTS:
@@ -107,20 +127,25 @@ def take(ctx: Ctx, oid: str) -> tuple[Card, str, Player | None]:
 
 
 def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
-        bottom: bool = False, player: str | None = None) -> Card:
-    """Put an object into a zone.  Libraries, hands and graveyards are always the
+        bottom: bool = False, player: str | None = None, created: bool = False) -> Card:
+    """Put an object into a zone: the object it becomes there is a new one (400.7) unless it
+    is ``created`` there (a token, 111.2).  Libraries, hands and graveyards are always the
     owner's (400.3); exile and command zone lists are kept per owner too."""
     s = ctx.s
     obj.moved_since_sba = False
+    old_key = obj.key
     if zone == "battlefield":
         perm = obj if isinstance(obj, Permanent) else to_permanent(obj, controller or obj.owner)
         if controller is not None:
             perm.controller = controller
         perm.timestamp = continuous.new_timestamp(s)    # 613.7d
         s.battlefield.append(perm)
+        if not created:
+            became_new(ctx, old_key, perm)
         s.touch()
         return perm
     card = to_card(obj) if isinstance(obj, Permanent) else obj
+    became_new(ctx, old_key, card)
     arrived(card, zone)
     owner = s.player(card.owner) if s.has_player(card.owner) else s.player(player or s.players[0].id)
     dest = owner.zone(zone)
@@ -203,7 +228,8 @@ def _enter(ctx: Ctx, card: Card, h: Happening) -> Permanent:
         for c in replacement.modify(ctx, events):
             if c.kind == "counters":
                 final[c.counter] = final.get(c.counter, 0) + c.amount
-    perm = put(ctx, card, "battlefield", controller=h.controller)
+    perm = put(ctx, card, "battlefield", controller=h.controller,
+               created=h.origin is None)      # a token is created there (111.2), not moved
     for k in printed:
         perm.counters.pop(k, None)
     for k, n in final.items():
@@ -219,15 +245,22 @@ def _enter(ctx: Ctx, card: Card, h: Happening) -> Permanent:
     return perm
 
 
+def became_new(ctx: Ctx, old_key: str, new: Card) -> None:
+    """400.7: ``new`` is a new object; the log says so when the engine held something about
+    the old one (:func:`identity.lost`, noted as it left its zone)."""
+    new.incarnation += 1
+    identity.note_new_object(ctx, old_key, new, ctx.leaving.pop(old_key, []))
+
+
 def arrived(card: Card, zone: str) -> None:
     """Note a commander put into a graveyard or exile, for 704.6d."""
     card.moved_since_sba = card.commander and zone in ("graveyard", "exile")
 
 
-def clear_references(ctx: Ctx, oid: str) -> None:
-    """An object ceased to exist: nothing stays attached to it by id."""
+def clear_references(ctx: Ctx, key: str) -> None:
+    """An object ceased to exist: nothing stays attached to it."""
     for p in ctx.s.battlefield:
-        if p.attached_to == oid:
+        if p.attached_to == key:
             p.attached_to = None
 
 
@@ -278,6 +311,7 @@ def _draw_one(ctx: Ctx, pl: Player, rules: list[str]) -> None:
                  "draw_empty", players=[pl.id])
         return
     card = pl.library.pop(0)
+    card.incarnation += 1                             # a new object in the hand (400.7)
     pl.hand.append(card)
     ctx.emit(rules, f"{pl.name} {terms.verb('draw')} una carta ({card.name}).", "draw",
              objects=[card.id], players=[pl.id])

@@ -64,7 +64,7 @@ def phenomenon_done(ctx: Ctx) -> list[Act]:
     pid = seats.planar_controller(st)
     acts = []
     for c in face_up(st):
-        if "phenomenon" in c.types and not triggers.is_source_of_pending(st, c.id):
+        if "phenomenon" in c.types and not triggers.is_source_of_pending(st, c.key):
             def apply(ctx: Ctx) -> None:
                 planeswalk(ctx, pid, ["704.6f"], log=False)
             acts.append(Act(["704.6f", "701.31b"], f"Il fenomeno {c.name} è a faccia in su e "

@@ -18,7 +18,7 @@ from judge.engine import italian
 from judge.engine.characteristics import derived
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
-from judge.engine.mechanics import ops
+from judge.engine.mechanics import identity, ops
 from judge.engine.registry import EFFECTS
 from judge.engine.state import PERMANENT_TYPES
 
@@ -56,6 +56,13 @@ def resolve(ctx: Ctx, item_id: str) -> None:
     del s.stack[at]
     if item.kind == "spell" and item.card is not None:
         card = item.card
+        illegal = [t for t in item.targets if not _legal_target(s, t)]
+        if item.targets and len(illegal) == len(item.targets):
+            _fizzle(ctx, item, illegal)
+            return
+        if illegal:
+            ctx.emit(["608.2b"], f"{card.name}: {_why(s, illegal)}; la magia si risolve, ma non "
+                     "lo influenza.", "note", objects=[item.id], players=[item.controller])
         if set(PERMANENT_TYPES) & set(derived.types(s, card)):
             rules = ["405.5", "608.3a"]
             note = ""
@@ -94,6 +101,39 @@ def resolve(ctx: Ctx, item_id: str) -> None:
 def _in_graveyard(s, oid: str) -> bool:
     found = s.find_card(oid)
     return found is not None and found[1] == "graveyard"
+
+
+def _legal_target(s, ref: str) -> bool:
+    """608.2b, as far as the engine knows a target: a player still in the game, or the very
+    object that was targeted, still on the battlefield and phased in (400.7)."""
+    if s.has_player(ref):
+        return not s.player(ref).lost
+    p = s.live(ref)
+    return p is not None and not p.phased_out
+
+
+def _why(s, refs: list[str]) -> str:
+    parts = []
+    for ref in refs:
+        if s.has_player(ref):
+            parts.append(f"{s.name_of(ref)} ha lasciato la partita")
+        else:
+            parts.append(identity.gone(s, ref)[0])
+    return "; ".join(parts) + (": non è più un bersaglio legale" if len(refs) == 1 else
+                               ": non sono più bersagli legali")
+
+
+def _fizzle(ctx: Ctx, item, illegal: list[str]) -> None:
+    """608.2b: every target is illegal: the spell doesn't resolve; it is removed from the stack
+    and put into its owner's graveyard (a copy then ceases to exist, 704.5e)."""
+    s = ctx.s
+    rules = ["608.2b"] + (["400.7"] if any(identity.gone(s, t)[1] for t in illegal
+                                             if not s.has_player(t)) else [])
+    new = ops.arrive(ctx, item.card, "graveyard", origin="stack")
+    where = ("e va nel cimitero del suo proprietario" if _in_graveyard(s, new.id) else
+             "e un effetto di sostituzione la manda altrove invece che nel cimitero (vedi sopra)")
+    ctx.emit(rules, f"{item.card.name} non si risolve: {_why(s, illegal)}. È rimossa dalla pila "
+             f"{where}.", "resolve", objects=[item.id], players=[item.controller])
 
 
 def _named(item) -> str:

@@ -70,8 +70,8 @@ def token_outside_battlefield(ctx: Ctx) -> list[Act]:
 
 def _cease_to_exist(cid: str):
     def apply(ctx: Ctx) -> None:
-        ops.take(ctx, cid)
-        ops.clear_references(ctx, cid)
+        obj, _, _ = ops.take(ctx, cid)
+        ops.clear_references(ctx, obj.key)
     return apply
 
 
@@ -203,7 +203,7 @@ def world_rule(ctx: Ctx) -> list[Act]:
                 moves=p.id) for p in worlds[:-1]]
 
 
-@sba("704.5m", cites=("303.4c", "303.4d", "702.16c", "702.16j", "702.16k"),
+@sba("704.5m", cites=("303.4c", "303.4d", "702.16c", "702.16j", "702.16k", "400.7"),
      summary="Un'Aura assegnata illegalmente o non assegnata va nel cimitero")
 def illegal_aura(ctx: Ctx) -> list[Act]:
     st = ctx.s
@@ -227,7 +227,7 @@ def _unattach(oid: str):
     return apply
 
 
-@sba("704.5n", cites=("301.5c", "301.6", "702.16d", "702.16j", "702.16k"),
+@sba("704.5n", cites=("301.5c", "301.6", "702.16d", "702.16j", "702.16k", "400.7"),
      summary="Un Equipaggiamento o una Fortificazione assegnati illegalmente si staccano")
 def illegal_equipment(ctx: Ctx) -> list[Act]:
     st = ctx.s
@@ -306,7 +306,7 @@ def saga_done(ctx: Ctx) -> list[Act]:
     acts = []
     for p in live(ctx):
         if derived.has_subtype(st, p, "Saga") and (p.chapters or 0) > 0 \
-                and p.counters.get("lore", 0) >= p.chapters and not is_source_of_pending(st, p.id):
+                and p.counters.get("lore", 0) >= p.chapters and not is_source_of_pending(st, p.key):
             acts.append(Act(["704.5s", "714.4"], f"{p.name} ha {p.counters.get('lore', 0)} "
                             f"segnalini sapere (capitolo finale {p.chapters}) e nessun capitolo in "
                             f"pila: {st.name_of(derived.controller(st, p))} la {terms.verb('sacrifice')}.", "sacrifice",

@@ -31,10 +31,11 @@ def queue(ctx: Ctx, controller: str, text: str, rules: list[str], source: str | 
     return trig
 
 
-def is_source_of_pending(st: State, oid: str) -> bool:
-    """``oid`` is the source of an ability that has triggered but not yet left the stack."""
-    return any(item.source == oid for item in st.stack) or \
-        any(t["source"] == oid for t in st.waiting_triggers)
+def is_source_of_pending(st: State, key: str) -> bool:
+    """The object ``key`` is the source of an ability that has triggered but not yet left the
+    stack."""
+    return any(item.source == key for item in st.stack) or \
+        any(t["source"] == key for t in st.waiting_triggers)
 
 
 def _groups(st: State) -> list[tuple[str, set[str], list[str]]]:
@@ -110,7 +111,7 @@ def put_on_stack(ctx: Ctx) -> bool:
                          "non ha bersagli legali: è rimossa dalla pila.", "trigger_removed", objects=[t["id"]],
                          players=[t["controller"]])
                 continue
-            chosen = [targets[t["id"]]] if t["id"] in targets else []
+            chosen = [st.ref_in(targets[t["id"]])] if t["id"] in targets else []
             item = StackItem(id=t["id"], kind="ability", controller=t["controller"],
                              text=t["text"], source=t["source"], rules=list(t["rules"]),
                              effect=t["effect"], targets=chosen)
@@ -129,7 +130,7 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
     permanent's controller controls ``item``."""
     st = ctx.s
     for tid in item.targets:
-        perm = st.perm(tid)
+        perm = st.live(tid)
         if perm is None or perm.phased_out or st.player(derived.controller(st, perm)).team == \
                 st.player(item.controller).team:
             continue
@@ -137,7 +138,7 @@ def became_target(ctx: Ctx, item: StackItem) -> None:
             text = (f"{keywords.italian(inst.text)[:1].upper()}{keywords.italian(inst.text)[1:]} di "
                     f"{perm.name}: neutralizza «{short_name(item.text)}» a meno che "
                     f"{ctx.name(item.controller)} paghi {inst.cost}")
-            queue(ctx, derived.controller(st, perm), text, ["702.21a"], source=perm.id,
+            queue(ctx, derived.controller(st, perm), text, ["702.21a"], source=perm.key,
                   effect={"kind": "ward", "spell": item.id, "player": item.controller,
                           "cost": inst.cost})
 
@@ -194,7 +195,7 @@ def combat_damage_to_players(ctx: Ctx, hits: list[tuple]) -> None:
             queue(ctx, monarch, f"Abilità del monarca ({src.name} gli ha inflitto danno da "
                   f"combattimento: il suo controllore, {ctx.name(derived.controller(st, src))}, diventa il "
                   "monarca)", ["725.2"],
-                  effect={"kind": "monarch_steal", "creature": src.id, "player": derived.controller(st, src)})
+                  effect={"kind": "monarch_steal", "creature": src.key, "player": derived.controller(st, src)})
         if target == initiative and initiative is not None and derived.controller(st, src) not in takers:
             takers.append(derived.controller(st, src))       # "one or more creatures a player controls"
     for pid in takers:
@@ -229,5 +230,5 @@ def last_defense_removed(ctx: Ctx, perm) -> None:
     st = ctx.s
     if derived.has_subtype(st, perm, "Siege") and derived.is_type(st, perm, "battle"):
         queue(ctx, derived.controller(st, perm), f"Abilità di {perm.name} (rimosso l'ultimo "
-              "segnalino difesa: si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.id,
+              "segnalino difesa: si esilia e può essere lanciata trasformata)", ["310.12b"], source=perm.key,
               effect={"kind": "siege"})

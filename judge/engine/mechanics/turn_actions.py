@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.engine import seats, terms
 from judge.engine.characteristics import continuous, derived, layers
 from judge.engine.context import Ctx
-from judge.engine.mechanics import ops, triggers
+from judge.engine.mechanics import ops, presence, triggers
 from judge.engine.registry import decision, tba
 from judge.engine.state import Permanent
 
@@ -27,18 +27,6 @@ def _names(perms) -> str:
     return ", ".join(p.name for p in perms)
 
 
-def _attached_chain(st, root: Permanent) -> list[Permanent]:
-    """Auras, Equipment and Fortifications attached to ``root``, recursively."""
-    out, frontier = [], [root.id]
-    while frontier:
-        cur = frontier.pop()
-        for p in st.battlefield:
-            if p.attached_to == cur and p not in out and p is not root:
-                out.append(p)
-                frontier.append(p.id)
-    return out
-
-
 @tba("703.4a", cites=("502.1", "702.26a", "702.26g", "702.26h"),
      summary="Intermittenza: i permanenti del giocatore attivo con intermittenza scompaiono, "
              "quelli scomparsi ritornano")
@@ -52,10 +40,10 @@ def phasing(ctx: Ctx) -> None:
                  if p.phased_out and not p.phased_out_indirectly and derived.controller(st, p) in act]
     indirect_in: list[Permanent] = []
     for p in coming_in:
-        indirect_in += [a for a in _attached_chain(st, p) if a.phased_out and a.phased_out_indirectly]
+        indirect_in += [a for a in presence.attached_chain(st, p) if a.phased_out and a.phased_out_indirectly]
     indirect_out: list[Permanent] = []
     for p in going_out:
-        indirect_out += [a for a in _attached_chain(st, p) if not a.phased_out and a not in indirect_out]
+        indirect_out += [a for a in presence.attached_chain(st, p) if not a.phased_out and a not in indirect_out]
     # 702.26h: what would phase out both directly and indirectly phases out indirectly only
     going_out = [p for p in going_out if p not in indirect_out]
     both = [p for p in indirect_out if derived.has_kw(st, p, "phasing")]
@@ -244,15 +232,17 @@ def cleanup_discard(ctx: Ctx) -> None:
             ops.move(ctx, cid, "graveyard", cause="discard")     # 614: it may go elsewhere
 
 
-@tba("703.4p", cites=("514.2",),
+@tba("703.4p", cites=("514.2", "613.1b", "302.6", "506.4"),
      summary="Si rimuove il danno dai permanenti e finiscono gli effetti «fino alla fine del turno»")
 def cleanup_damage(ctx: Ctx) -> None:
     st = ctx.s
     damaged = [p for p in st.battlefield if p.damage]          # including phased-out ones
     before = layers.board(st)
+    had = presence.controllers(st)
     effects = continuous.until_end_of_turn(st)
     touched = {oid for e in effects for oid in before.affected_by(e.id)}
     ended = [p for p in st.battlefield if p.id in touched]
+    back = presence.control_changed(ctx, had)                 # 613.1b: layer 2 changed
     for p in damaged:
         p.damage = 0
     if damaged:
@@ -266,6 +256,12 @@ def cleanup_damage(ctx: Ctx) -> None:
         ctx.emit(["703.4p", "514.2"], "Finiscono gli effetti «fino alla fine del turno»: "
                  + "; ".join(e.text or e.id for e in effects) + ".", "end_of_turn_effects",
                  effects=[e.id for e in effects])
+    for p, old, rules in back:
+        now = derived.controller(st, p)
+        ctx.emit(["514.2", "613.1b", *rules], f"Finito l'effetto, {p.name} passa dal controllo "
+                 f"di {ctx.name(old)} a quello di {ctx.name(now)}, che non lo controlla "
+                 "ininterrottamente dall'inizio del suo ultimo turno.", "control", objects=[p.id],
+                 players=[old, now])
 
 
 @tba("703.4q", cites=("500.5", "106.4"),

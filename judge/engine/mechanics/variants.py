@@ -65,7 +65,7 @@ def scheme_back(ctx: Ctx) -> list[Act]:
     schemes = [(pl, c) for pl in st.players for c in pl.command if "scheme" in c.types]
     # "no triggered abilities of any scheme are on the stack or waiting": one pending ability
     # of any scheme, ongoing or not, keeps every face-up scheme where it is
-    if any(is_source_of_pending(st, c.id) for _, c in schemes):
+    if any(is_source_of_pending(st, c.key) for _, c in schemes):
         return []
     acts = []
     for pl, c in schemes:

@@ -17,8 +17,9 @@ from typing import Any, Callable
 
 # Modules that register turn-based and state-based actions, effects, decisions and judge
 # actions: the registries are filled by importing them.
-from judge.engine.actions import (effect_actions, general, mechanic_actions,  # noqa: F401
-                                  permanent_actions, replacement_actions, stack_actions)
+from judge.engine.actions import (control_actions, effect_actions, general,  # noqa: F401
+                                  mechanic_actions, permanent_actions, replacement_actions,
+                                  stack_actions)
 from judge.engine.combat import attackers, blocks, combat_damage, combat_effects  # noqa: F401
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
@@ -118,6 +119,7 @@ class Game:
         ctx = Ctx(self.state)
         try:
             fn(ctx)
+            ctx.flush()
         except BaseException:
             self.state = _thaw(before)             # the state is unchanged
             raise

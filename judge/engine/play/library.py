@@ -113,7 +113,8 @@ def check_state(game: Game, exp: dict) -> list[str]:
     for oid, v in exp.get("tapped", {}).items():
         want(f"{oid} TAPpato", s.perm(oid).tapped if s.perm(oid) else None, v)
     for oid, to in exp.get("attached_to", {}).items():
-        want(f"{oid} assegnato a", s.perm(oid).attached_to if s.perm(oid) else "(assente)", to)
+        at = s.perm(oid).attached_to if s.perm(oid) else "(assente)"
+        want(f"{oid} assegnato a", s.ref_out(at) if at and at != "(assente)" else at, to)
     for oid in exp.get("phased_out", []):
         want(f"{oid} scomparso", s.perm(oid).phased_out if s.perm(oid) else None, True)
     if "lost" in exp:

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from judge.engine.errors import ScenarioError
+from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.scenario import scenario_fields as sf
@@ -45,7 +46,7 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
              "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
-             "card", "colors", "mana_cost"}
+             "card", "colors", "mana_cost", "incarnation"}
 PERM_KEYS = CARD_KEYS | {"controller", "tapped", "damage", "damaged_by_deathtouch",
                          "counters", "summoning_sick", "phased_out", "phased_out_indirectly",
                          "doesnt_untap", "attached_to", "protector", "until_end_of_turn",
@@ -347,6 +348,8 @@ def parse(data: Any) -> State:
     st.answers = v.typed(data, "answers", "", "dict", {})
     st.planar_controller = v.typed(data, "planar_controller", "", "str", None, nullable=True)
     st.waiting_triggers = sf.waiting_triggers(v, data)
+    # References as written (an id: the object it is now; «orso#N»: an earlier one) → keys.
+    identity.map_refs(st, st.ref_in)
 
     try:
         scenario_refs.check(v, st)
@@ -359,6 +362,9 @@ def parse(data: Any) -> State:
     if v.errors:
         raise ScenarioError(v.errors)
     scenario_effects.settle(st)
+    combat_errors = scenario_refs.combat_control(st)     # needs the controllers of layer 2
+    if combat_errors:
+        raise ScenarioError(combat_errors)
     return st
 
 
@@ -376,10 +382,14 @@ def _combat(v: Validator, rc: dict) -> Combat:
         if not isinstance(a, dict):
             v.err(p, EXPECTED["dict"])
             continue
-        v.unknown_keys(a, {"id", "target", "blocked"}, p)
-        cb.attackers.append({"id": v.typed(a, "id", p, "str", required=True),
-                             "target": v.typed(a, "target", p, "str", None, nullable=True),
-                             "blocked": v.typed(a, "blocked", p, "bool", False)})
+        v.unknown_keys(a, {"id", "target", "blocked", "defender"}, p)
+        entry = {"id": v.typed(a, "id", p, "str", required=True),
+                 "target": v.typed(a, "target", p, "str", None, nullable=True),
+                 "blocked": v.typed(a, "blocked", p, "bool", False)}
+        defender = v.typed(a, "defender", p, "str", None, nullable=True)
+        if defender is not None:
+            entry["defender"] = defender   # the controller of the planeswalker it was attacking
+        cb.attackers.append(entry)
     for i, b in enumerate(v.typed(rc, "blockers", "combat", "list", [])):
         p = f"combat.blockers[{i}]"
         if not isinstance(b, dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.characteristics import keywords
+from judge.engine.mechanics import identity
 from judge.engine.state import MANA_COLORS, State
 from judge.engine.validation import Validator
 
@@ -135,18 +136,21 @@ def check_refs(v: Validator, st: State) -> None:
                 v.err(f"combat.delayed[{i}].controller", f'giocatore sconosciuto "{t["controller"]}"')
     for i, s in enumerate(st.stack):
         for j, t in enumerate(s.targets):
-            if t not in players and st.find_card(t) is None and not any(x.id == t for x in st.stack):
+            if t not in players and not identity.known(st, t) and not any(x.id == t for x in st.stack):
                 v.err(f"stack[{i}].targets[{j}]", f'bersaglio sconosciuto "{t}"')
 
 
-def to_json_combat(cb) -> dict[str, Any]:
-    """The combat fields of this module, for ``scenario_json`` (only when present)."""
+def to_json_combat(cb, ref=lambda r: r) -> dict[str, Any]:
+    """The combat fields of this module, for ``scenario_json`` (only when present); ``ref``
+    writes a reference to an object (``State.ref_out``)."""
     out: dict[str, Any] = {}
     if cb.requirements:
         out["requirements"] = [{"blocker": r["blocker"], "attacker": r["attacker"],
                                 "rules": list(r["rules"])} for r in cb.requirements]
     if cb.delayed:
         out["delayed"] = [dict(t, rules=list(t["rules"]),
-                               effect=dict(t["effect"]) if t["effect"] else None)
+                               source=ref(t["source"]) if t["source"] else t["source"],
+                               effect=identity.map_effect(t["effect"], ref) if t["effect"]
+                               else None)
                           for t in cb.delayed]
     return out

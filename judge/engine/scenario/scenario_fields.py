@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from judge.engine.errors import shown
+from judge.engine.mechanics import identity
 from judge.engine.state import COPY_KINDS, SECTORS, Card, State
 # json_depth_ok is re-exported: it was defined here before validation.py held it.
 from judge.engine.validation import MISSING, Validator, json_depth_ok  # noqa: F401
@@ -36,8 +37,13 @@ def card_fields(v: Validator, d: dict, path: str) -> dict:
         marker = rooms[0]["name"]                      # 309.4a: the topmost room
     if marker is not None and marker not in {r["name"] for r in rooms}:
         v.err(f"{path}.venture_marker", f'stanza sconosciuta "{marker}"')
+    incarnation = v.typed(d, "incarnation", path, "int", 1)
+    if incarnation < 1:
+        v.err(f"{path}.incarnation", "atteso un intero da 1 in su (1 + i cambi di zona, regola 400.7)")
+        incarnation = 1
     return {"copy": copy, "rooms": rooms, "venture_marker": marker,
-            "moved_since_sba": v.typed(d, "moved_since_sba", path, "bool", False)}
+            "moved_since_sba": v.typed(d, "moved_since_sba", path, "bool", False),
+            "incarnation": incarnation}
 
 
 def _objects(v: Validator, raw: list, path: str, limit: int, what: str, keys: set[str]):
@@ -209,7 +215,7 @@ def _check_refs(v: Validator, st: State, path: str, controller: str, source: str
                 effect: dict | None) -> None:
     if not st.has_player(controller):
         v.err(f"{path}.controller", f'giocatore sconosciuto "{controller}"')
-    if source is not None and st.find_card(source) is None:
+    if source is not None and not identity.known(st, source):
         v.err(f"{path}.source", f'oggetto sconosciuto "{source}"')
     for key in ("player", "controller"):
         if effect and key in effect and not st.has_player(effect[key]):

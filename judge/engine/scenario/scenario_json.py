@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.engine.errors import ScenarioError
+from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults, scenario_effects
 from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
 from judge.engine.scenario.scenario_combat import to_json_combat
@@ -21,7 +22,11 @@ def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def _card_dict(c: Card) -> dict:
+def _same(ref: str) -> str:
+    return ref
+
+
+def _card_dict(c: Card, ref=_same) -> dict:
     d: dict[str, Any] = {"id": c.id, "name": c.name, "types": list(c.types)}
     for key in ("subtypes", "supertypes", "keywords", "colors"):
         if getattr(c, key):
@@ -42,6 +47,8 @@ def _card_dict(c: Card) -> dict:
         d["venture_marker"] = c.venture_marker
     if c.mana_cost is not None:
         d["mana_cost"] = c.mana_cost
+    if c.incarnation > 1:
+        d["incarnation"] = c.incarnation
     if c.card is not None:
         # Every field a card fills in is written, empty ones too: a keyword or a subtype the
         # judge removed must not come back from the table when the file is read again.
@@ -61,7 +68,7 @@ def _card_dict(c: Card) -> dict:
             if m:
                 d[key] = m
         if c.attached_to is not None:
-            d["attached_to"] = c.attached_to
+            d["attached_to"] = ref(c.attached_to)
         if c.protector is not None:
             d["protector"] = c.protector
         if c.sector is not None:
@@ -72,7 +79,10 @@ def _card_dict(c: Card) -> dict:
 
 
 def to_dict(st: State) -> dict:
-    """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips."""
+    """The scenario JSON (as Python data) for a state; ``parse(to_dict(s))`` round-trips.
+    References to objects are written as judges write them (``State.ref_out``): the id for
+    the object a card is now, «orso#N» for an earlier one (400.7)."""
+    ref = st.ref_out
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "title": st.title}
     for k in (*LONG_TEXT_KEYS, "rules", "sources", "expected"):
         if k in st.extra:
@@ -94,16 +104,16 @@ def to_dict(st: State) -> dict:
         **({"speed": p.speed} if p.speed is not None else {}),
         **({"completed_dungeons": list(p.completed_dungeons)} if p.completed_dungeons else {}),
     } for p in st.players]
-    out["battlefield"] = [{**_card_dict(c), **scenario_effects.permanent_json(c, i)}
+    out["battlefield"] = [{**_card_dict(c, ref), **scenario_effects.permanent_json(c, i)}
                           for i, c in enumerate(st.battlefield)]
     if st.effects:
         out["effects"] = scenario_effects.to_json(st)
     out["stack"] = [{"id": s.id, "kind": s.kind, "controller": s.controller, "text": s.text,
                      **({"card": _card_dict(s.card)} if s.card is not None else {}),
-                     **({"source": s.source} if s.source is not None else {}),
+                     **({"source": ref(s.source)} if s.source is not None else {}),
                      **({"rules": list(s.rules)} if s.rules else {}),
-                     **({"effect": json.loads(json.dumps(s.effect))} if s.effect else {}),
-                     **({"targets": list(s.targets)} if s.targets else {})}
+                     **({"effect": _effect(s.effect, ref)} if s.effect else {}),
+                     **({"targets": [ref(t) for t in s.targets]} if s.targets else {})}
                     for s in st.stack]
     t = st.turn
     out["turn"] = {"number": t.number, "active_player": t.active_player, "step": t.step,
@@ -119,7 +129,10 @@ def to_dict(st: State) -> dict:
     if st.planar_controller is not None:
         out["planar_controller"] = st.planar_controller
     if st.waiting_triggers:
-        out["waiting_triggers"] = json.loads(json.dumps(st.waiting_triggers))
+        out["waiting_triggers"] = [
+            {**json.loads(json.dumps(t)), "source": ref(t["source"]) if t.get("source") else
+             t.get("source"), "effect": _effect(t.get("effect"), ref)}
+            for t in st.waiting_triggers]
     cb = st.combat
     out["combat"] = None if cb is None else {
         "defending_players": list(cb.defending_players),
@@ -131,7 +144,7 @@ def to_dict(st: State) -> dict:
         "dealt_first_strike": list(cb.dealt_first_strike),
         "assignments": {k: dict(x) for k, x in cb.assignments.items()},
         "assigned_by": list(cb.assigned_by),
-        **to_json_combat(cb),
+        **to_json_combat(cb, ref),
     }
     out["seed"] = st.seed
     out["random_calls"] = st.random_calls
@@ -141,6 +154,10 @@ def to_dict(st: State) -> dict:
     out["procedure"] = list(st.procedure)
     out["answers"] = json.loads(json.dumps(st.answers))
     return out
+
+
+def _effect(effect: dict | None, ref) -> dict | None:
+    return json.loads(json.dumps(identity.map_effect(effect, ref))) if effect else effect
 
 
 def load_file(path: str | Path) -> State:

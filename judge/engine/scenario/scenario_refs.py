@@ -8,6 +8,9 @@ Called by ``scenario.parse`` with its ``Validator``; the newer fields' own cross
 
 from __future__ import annotations
 
+from judge.engine import seats
+from judge.engine.characteristics import derived
+from judge.engine.mechanics import identity
 from judge.engine.state import CARD_LISTS, Player, State
 from judge.engine.terms import TWO_HEADED_GIANT as THG
 from judge.engine.validation import Validator
@@ -71,18 +74,18 @@ def check(v: Validator, st: State) -> None:
         if c.protector is not None and c.protector not in players:
             v.err(f"battlefield[{i}].protector", f'giocatore sconosciuto "{c.protector}"')
         if c.attached_to is not None:
-            if c.attached_to not in all_ids:
+            if c.attached_to not in all_ids and not identity.known(st, c.attached_to):
                 v.err(f"battlefield[{i}].attached_to", f'oggetto sconosciuto "{c.attached_to}"')
-            elif c.attached_to == c.id:
+            elif c.attached_to == c.key:
                 v.err(f"battlefield[{i}].attached_to", "un permanente non può essere assegnato a se stesso")
-    # cycles in attached_to
-    index = {c.id: c for c in st.battlefield}
+    # cycles in attached_to (by key: an object that changed zones is not the one attached to)
+    index = {c.key: c for c in st.battlefield}
     for i, c in enumerate(st.battlefield):
-        chain = [c.id]
+        chain = [c.key]
         cur = c.attached_to
         while cur is not None and cur in index:
             if cur in chain:
-                if cur == c.id and len(chain) > 1:
+                if cur == c.key and len(chain) > 1:
                     v.err(f"battlefield[{i}].attached_to",
                           "ciclo negli oggetti assegnati: " + " → ".join(chain + [cur]))
                 break
@@ -121,6 +124,8 @@ def check(v: Validator, st: State) -> None:
                     t in index and ({"planeswalker", "battle"} & set(index[t].types))):
                 v.err(f"combat.attackers[{i}].target",
                       "si può attaccare solo un giocatore, un planeswalker o una battaglia (regola 506.3)")
+            if a.get("defender") is not None and a["defender"] not in players:
+                v.err(f"combat.attackers[{i}].defender", f'giocatore sconosciuto "{a["defender"]}"')
         for i, b in enumerate(cb.blockers):
             perm = index.get(b["id"])
             if perm is None:
@@ -131,3 +136,38 @@ def check(v: Validator, st: State) -> None:
             for j, x in enumerate(b["blocking"]):
                 if x not in attacker_ids:
                     v.err(f"combat.blockers[{i}].blocking[{j}]", f'"{x}" non è una creatura attaccante')
+
+
+def combat_control(st: State) -> list[tuple[str, str]]:
+    """Attacking creatures are controlled by the attacking player (506.2: the active player;
+    the active team with shared team turns, 506.2b, 805.10a), blocking creatures by a
+    defending player (506.2, 509.1): a creature whose controller changed has left combat
+    (506.4).  The errors, with their field paths."""
+    cb = st.combat
+    if cb is None or not st.has_player(st.turn.active_player):
+        return []
+    ap = st.player(st.turn.active_player)
+    team = seats.shared_team_turns(st.variant)
+    active = {p.id for p in st.players if p.team == ap.team} if team else {ap.id}
+    if len(active) > 1:
+        attackers, rules = "della squadra attiva", "regole 506.2b, 805.10a"
+    else:
+        attackers, rules = f"del giocatore attivo ({st.name_of(st.turn.active_player)})", "regola 506.2"
+    errors = []
+    for key, entries, attacking in (("attackers", cb.attackers, True),
+                                    ("blockers", cb.blockers, False)):
+        for i, a in enumerate(entries):
+            p = st.perm(a["id"])
+            if p is None:
+                continue
+            ctl = derived.controller(st, p)
+            if (ctl in active) == attacking:
+                continue
+            if attacking:
+                why = f"attacca, ma la controlla {st.name_of(ctl)}: attaccano solo le creature {attackers}"
+            else:
+                why = (f"blocca, ma la controlla {st.name_of(ctl)}: bloccano solo le creature dei "
+                       f"giocatori in difesa, non quelle {attackers}")
+            errors.append((f"combat.{key}[{i}].id", f"{p.name} {why} ({rules}); una creatura che "
+                           "cambia controllore lascia il combattimento (regola 506.4)"))
+    return errors

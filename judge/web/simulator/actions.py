@@ -52,12 +52,16 @@ ACTION_LABELS = {
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
     "set_tapped": "Modifica diretta: TAPpato o STAPpato",
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
+    "change_control": "Cambia il controllo", "remove_from_combat": "Rimuovi dal combattimento",
+    "phase_out": "Scompare (intermittenza)", "phase_in": "Ritorna (intermittenza)",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
     ("Permanenti", ("tap", "untap", "destroy", "sacrifice", "exile", "add_counters",
                     "remove_counters", "until_end_of_turn", "attach", "goad", "create_token",
                     "set_tapped")),
+    ("Controllo, combattimento, intermittenza", ("change_control", "remove_from_combat",
+                                                 "phase_out", "phase_in")),
     ("Effetti", ("add_effect", "add_replacement", "regenerate", "prevent_damage",
                  "end_effect")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
@@ -101,6 +105,7 @@ LABEL_OVERRIDES = {
     ("prevent_damage", "amount"): "Danni da prevenire (vuoto: tutto il danno in questo turno)",
     ("add_replacement", "effect"): "Effetto (JSON, come nel formato degli scenari: event, "
                                    "instead)",
+    ("change_control", "player"): "Nuovo controllore", ("change_control", "duration"): "Durata",
 }
 # What an optional choice left empty means (the engine's default for that parameter).
 EMPTY_LABELS = {
@@ -124,8 +129,10 @@ KIND_BY_NAME = {
     "which": "effect",
 }
 KIND_OVERRIDES = {("move", "object"): "object", ("exile", "object"): "object",
-                  ("set_day_night", "value"): "choice"}
-CHOICES = {("set_day_night", "value"): (("day", "giorno"), ("night", "notte"))}
+                  ("set_day_night", "value"): "choice", ("change_control", "duration"): "choice"}
+CHOICES = {("set_day_night", "value"): (("day", "giorno"), ("night", "notte")),
+           ("change_control", "duration"): (("end_of_turn", "fino alla fine del turno"),
+                                            ("indefinitely", "a tempo indeterminato"))}
 HIDDEN = {"id", "check_sba", "ctx"}            # engine details a judge never sets
 REPEATABLE = {"trigger": 4}                    # rows: several abilities as one history entry
 # A repeatable action whose rows are one call of the engine: the rows become this parameter
