@@ -16,6 +16,7 @@ RUNS = [
     ("search_bench.py", {}),
     ("engine_bench.py", {}),
     ("layers_bench.py", {}),
+    ("replacement_bench.py", {}),
     ("history_bench.py", {}),
     ("cards_bench.py", {}),
     ("store_bench.py", {}),

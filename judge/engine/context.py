@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from judge.engine import italian
@@ -21,7 +22,15 @@ SAME_CHARACTERISTICS = frozenset((
 
 
 class NeedDecision(Exception):
-    """Raised inside a rule function to stop the engine on a pending decision."""
+    """Raised inside a rule function to stop the engine on a pending decision.
+
+    ``replay``: the choice came up halfway through changing the state (a replacement effect's,
+    616.1): the step that asked it goes back to where it started and runs again once the
+    choice is made (``savepoint`` / ``rollback``)."""
+
+    def __init__(self, decision_id: str, replay: bool = False):
+        super().__init__(decision_id)
+        self.replay = replay
 
 
 class Ctx:
@@ -30,6 +39,8 @@ class Ctx:
         self.events: list[Event] = []
         self.phased_in: list | None = None   # phased-in permanents during one SBA check
         self._namer = italian.Namer()         # permanents' names in sentences (italian.py)
+        # A point to go back to is saved (``savepoint``): a choice halfway through may be asked.
+        self.replay_ok = False
         # What the engine held about objects now leaving their zones, by key (400.7): the
         # log says it once each arrives as a new object (ops.take, ops.put).
         self.leaving: dict[str, list] = {}
@@ -73,7 +84,7 @@ class Ctx:
             self.events += evs
         self.after.clear()
 
-    def ask(self, decision: dict):
+    def ask(self, decision: dict, replay: bool = False):
         """Return the answer to ``decision`` if given, else stop with it pending.
 
         A stored answer is checked again against the decision as it stands now
@@ -97,7 +108,24 @@ class Ctx:
             except (IllegalAction, KeyError, TypeError, ValueError, AttributeError, IndexError):
                 del st.answers[decision["id"]]
         st.pending = decision
-        raise NeedDecision(decision["id"])
+        raise NeedDecision(decision["id"], replay)
+
+    # --- going back to the start of a step, for a choice asked halfway through --------------
+    def savepoint(self) -> tuple[bytes, int]:
+        """The state and the events so far, to go back to (``rollback``)."""
+        self.replay_ok = True
+        return pickle.dumps(self.s, pickle.HIGHEST_PROTOCOL), len(self.events)
+
+    def rollback(self, mark: tuple[bytes, int]) -> None:
+        """Back to ``mark``, keeping the decision just asked: what was done since is done again,
+        identically, once it is answered (the engine is deterministic)."""
+        pending = self.s.pending
+        saved = pickle.loads(mark[0])
+        self.s.__dict__.clear()
+        self.s.__dict__.update(saved.__dict__)
+        self.s.pending = pending
+        self.s.touch()
+        del self.events[mark[1]:]
 
     def rng(self) -> random.Random:
         """A deterministic random generator (seed + number of draws so far)."""

@@ -130,6 +130,20 @@ class Effect:
     timestamp: int | None = None             # resolved: 613.7b; static: None = its object's
     granted_by: str | None = None            # static: the effect that grants the ability
     card: str | None = None                  # the card of the table whose text it is
+    # --- replacement and prevention effects (614, 615; checked by replacement_schema) -----------
+    # With ``event`` set the record is one: ``does`` stays empty (the layers never see it), and
+    # it watches that event (``when`` narrows it) and replaces it with ``instead`` — or, with
+    # ``cant``, says the event can't happen (614.17).  ``uses``: how many more times it applies
+    # ("the next time": 1; None: always); ``shield``: the damage it may still prevent (615.7).
+    event: str | None = None
+    when: dict | None = None
+    instead: list[dict] = field(default_factory=list)
+    cant: bool = False
+    self_replacement: bool = False           # 614.15: applied before the others (616.1a)
+    optional: bool = False                   # "you may": its affected player chooses (616.1)
+    uses: int | None = None
+    shield: int | None = None
+    functions_in: list[str] | None = None    # 113.6b: zones where a static one works
 
 
 @dataclass

@@ -15,8 +15,17 @@ from judge.cards.lookup import resolve
 from judge.cards.table import load_table
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def _layer_puzzle(data: dict) -> bool:
+    """A scenario about continuous effects: those whose effects are all replacement or
+    prevention effects (with an "event") are test_replacement_library's."""
+    effects = data.get("effects")
+    return effects is not None and not (effects and all("event" in e for e in effects))
+
+
 PUZZLES = sorted(p for p in LIB.glob("*.json")
-                 if "effects" in json.loads(p.read_text(encoding="utf-8")))
+                 if _layer_puzzle(json.loads(p.read_text(encoding="utf-8"))))
 TEXT = RULES_FILE.read_text(encoding="utf-8-sig")
 
 

@@ -124,6 +124,11 @@ VALID = {
                                 '[{"op": "modify_pt", "power": 2, "toughness": 0}], '
                                 '"duration": "end_of_turn"}'}, "611.2a"),
     "end_effect": ({"p.which": "e1"}, "611.2a"),
+    "add_replacement": ({"p.effect": '{"text": "Esilialo invece", "event": "die", "affects": '
+                                     '{"objects": ["orso"]}, "instead": [{"op": "exile"}]}'},
+                        "614.1"),
+    "regenerate": ({"p.object": "orso"}, "701.19a"),
+    "prevent_damage": ({"p.target": "p1", "p.amount": "3"}, "615.7"),
 }
 
 # For each action, input it refuses: (form, text of the message, rule cited or a field in error).
@@ -176,6 +181,10 @@ REFUSED = {
     "add_effect": ({"p.effect": '{"affects": "self", "does": [{"op": "vola"}]}'},
                    "operazione sconosciuta", "611.1"),
     "end_effect": ({"p.which": ""}, "scegli dall'elenco", "p.which"),
+    "add_replacement": ({"p.effect": '{"event": "die", "instead": [{"op": "vola"}]}'},
+                        "operazione sconosciuta", "614.1"),
+    "regenerate": ({"p.object": "h1"}, "non è un permanente sul campo di battaglia", None),
+    "prevent_damage": ({"p.target": "p1", "p.amount": "0"}, "atteso un intero fra 1", None),
 }
 
 

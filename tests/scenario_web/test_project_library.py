@@ -177,6 +177,10 @@ def decision_fields(pending: dict, answer) -> dict:
         return {key: "1" if answer[key] else "0"}
     if kind == "sacrifice_permanents":
         return {"sacrifica": answer["permanents"]}
+    if kind == "replacement_order":
+        return {"apply": answer["apply"]}
+    if kind == "replacement_card":
+        return {"card": answer["card"]}
     if kind == "myriad_tokens":
         return {f"myr-{i}": answer["attack"].get(o["player"]) or ""
                 for i, o in enumerate(opts["opponents"])}

@@ -14,7 +14,7 @@ from judge.engine import seats, terms
 from judge.engine.characteristics import continuous, derived, keywords
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction, shown
-from judge.engine.mechanics import leaving, ops, targeting, triggers
+from judge.engine.mechanics import damage, leaving, ops, targeting, triggers
 from judge.engine.mechanics.sba_acts import ask_in_apnap_order
 from judge.engine.registry import action
 from judge.engine.state import MANA, PERMANENT_TYPES, SUPERTYPES, Card, Permanent, Player
@@ -114,7 +114,7 @@ def deal_damage(ctx: Ctx, target: str, amount: int, source: str | None = None,
     note = targeting.untargeted_note(ctx.s, target, src, None)
     if note:
         ctx.emit(note[1], note[0] + ".", "note", objects=[target])
-    dealt = ops.deal_damage(ctx, src, target, amount, [], combat=bool(combat))
+    dealt = damage.deal_damage(ctx, src, target, amount, [], combat=bool(combat))
     if combat and dealt and isinstance(src, Permanent) and ctx.s.has_player(target):
         triggers.combat_damage_to_players(ctx, [(src, target)])      # 725.2, 726.2
 
@@ -192,10 +192,10 @@ def discard(ctx: Ctx, player: str, cards: list[str] | None = None, random: int =
         ids += ctx.rng().sample(rest, k)
         rules = ["701.9a", "701.9b"]
     for cid in ids:
-        card, _, _ = ops.take(ctx, cid)
-        ops.put(ctx, card, "graveyard")
-        ctx.emit(rules, f"{pl.name} {terms.verb('discard')} {card.name}.", "discard", objects=[cid],
+        name = ctx.s.name_of(cid)
+        ctx.emit(rules, f"{pl.name} {terms.verb('discard')} {name}.", "discard", objects=[cid],
                  players=[pl.id])
+        ops.move(ctx, cid, "graveyard", cause="discard")      # 614: it may go elsewhere
 
 
 @action("mill", cites=("701.17a", "701.17b"), summary=f"Un giocatore {terms.verb('mill')} N carte")
@@ -204,14 +204,13 @@ def mill(ctx: Ctx, player: str, count: int = 1) -> None:
     count = int_arg(count, "numero di carte")
     n = min(count, len(pl.library))
     milled = pl.library[:n]
-    del pl.library[:n]
-    for card in milled:
-        ops.put(ctx, card, "graveyard")
     rules = ["701.17a"] + (["701.17b"] if n < count else [])
     ctx.emit(rules, f"{pl.name} {terms.verb('mill')} {n} carte"
              + (f" (ne aveva solo {n})" if n < count else "")
              + (f": {', '.join(c.name for c in milled)}." if milled else "."), "mill",
              objects=[c.id for c in milled], players=[pl.id])
+    for card in milled:
+        ops.move(ctx, card.id, "graveyard", cause="mill")    # 614: it may go elsewhere
 
 
 @action("each_player_discards", cites=("701.9a", "101.4"),
@@ -244,10 +243,11 @@ def each_player_discards_now(ctx: Ctx, count: int) -> None:
     for pl, ids in chosen:
         if not ids:
             continue
-        cards = [ops.put(ctx, ops.take(ctx, cid)[0], "graveyard") for cid in ids]
         ctx.emit(["701.9a", "101.4"],
-                 f"{pl.name} {terms.verb('discard')} {', '.join(c.name for c in cards)}.",
+                 f"{pl.name} {terms.verb('discard')} {', '.join(map(ctx.s.name_of, ids))}.",
                  "discard", objects=ids, players=[pl.id])
+        for cid in ids:
+            ops.move(ctx, cid, "graveyard", cause="discard")
 
 
 @action("move", cites=("400.7", "400.3", "111.8", "110.2", "110.2a"),
@@ -274,6 +274,9 @@ def move(ctx: Ctx, object: str, zone: str, controller: str | None = None,
         raise IllegalAction("il controllore si indica solo per il campo di battaglia: nelle altre "
                             "zone un oggetto è del suo proprietario (400.3)", ["400.3"])
     new, _ = ops.move(ctx, object, zone, controller=ctl, bottom=bool(bottom))
+    now = ctx.s.find_card(new.id)
+    if now is None or now[1] != zone:
+        return                       # a replacement effect sent it elsewhere: its log says where
     rules = ["400.7"] + (["400.3"] if zone in ("hand", "library", "graveyard") else [])
     dest = terms.zone("a", zone) + (f" di {ctx.s.name_of(new.owner)}" if zone != "battlefield" else "")
     who = ""
@@ -294,18 +297,18 @@ def destroy(ctx: Ctx, object: str) -> None:
         ctx.emit(["702.12b"], f"{p.name} è indistruttibile: non viene distrutto.", "indestructible",
                  objects=[p.id])
         return
-    ops.move(ctx, p.id, "graveyard")
-    ctx.emit(["701.8a"], f"{p.name} è distrutto e va nel cimitero del suo proprietario.", "destroy",
-             objects=[p.id])
+    ctx.emit(["701.8a"], f"Si distrugge {p.name}: va nel cimitero del suo proprietario.",
+             "destroy", objects=[p.id])
+    ops.move(ctx, p.id, "graveyard", cause="destroy")     # regeneration may replace it (701.19)
 
 
 @action("sacrifice", cites=("701.21a",), summary=f"Il controllore {terms.verb('sacrifice')} un permanente")
 def sacrifice(ctx: Ctx, object: str) -> None:
     p = perm_arg(ctx, object)
     ctl = derived.controller(ctx.s, p)
-    ops.move(ctx, p.id, "graveyard")
     ctx.emit(["701.21a"], f"{ctx.name(ctl)} {terms.verb('sacrifice')} {p.name}.", "sacrifice",
              objects=[p.id], players=[ctl])
+    ops.move(ctx, p.id, "graveyard", cause="sacrifice")   # not a destruction (701.21a)
 
 
 @action("exile", cites=("701.13a", "111.8"), summary="Esilia un oggetto")
@@ -318,8 +321,8 @@ def exile(ctx: Ctx, object: str) -> None:
         raise IllegalAction(f"{obj.name} è una pedina fuori dal campo di battaglia", ["111.8"])
     if src == "exile":
         raise IllegalAction(f"{obj.name} è già in esilio")
+    ctx.emit(["701.13a"], f"Si esilia {obj.name}.", "exile", objects=[object])
     ops.move(ctx, object, "exile")
-    ctx.emit(["701.13a"], f"{obj.name} viene esiliato.", "exile", objects=[object])
 
 
 @action("add_counters", cites=("122.1", "122.6", "122.1f", "810.10"),
@@ -331,19 +334,13 @@ def add_counters(ctx: Ctx, target: str, kind: str, count: int = 1) -> None:
         pl = player_arg(ctx, target)
         if kind != "poison":
             raise IllegalAction("a un giocatore si possono dare solo segnalini veleno (poison)")
-        ops.add_poison(ctx, pl, count, ["122.1f"] + (["810.10"] if ctx.s.variant ==
-                                                        "two-headed-giant" else []))
+        ops.put_counters(ctx, pl.id, kind, count, ["122.1f"] + (
+            ["810.10"] if ctx.s.variant == "two-headed-giant" else []))
         return
     p = perm_arg(ctx, target)
-    before = p.counters.get(kind, 0)
-    if before + count > MAX_INT:
+    if p.counters.get(kind, 0) + count > MAX_INT:
         raise IllegalAction("troppi segnalini")
-    p.counters[kind] = before + count
-    if keywords.counter_keyword(kind) is not None:
-        # 613.7c: every counter of that kind gets the new counter's timestamp
-        p.counter_timestamps[kind] = continuous.new_timestamp(ctx.s)
-    ctx.emit(["122.6"], f"Si mettono {count} segnalini {terms.counter(kind)} su {p.name} ({before} → "
-             f"{before + count}).", "counters", objects=[p.id], counter=kind, delta=count)
+    ops.put_counters(ctx, p.id, kind, count, ["122.6"])      # 614.16: they may be changed
 
 
 @action("remove_counters", cites=("122.1", "310.12b"),
@@ -395,13 +392,16 @@ def create_token(ctx: Ctx, controller: str, name: str, types: list[str] | None =
     if id is not None and (not isinstance(id, str) or not id or len(id) > 100 or count != 1
                            or id in ctx.s.all_ids()):
         raise IllegalAction(f'id "{shown(id)}" già usato o non utilizzabile')
-    made = []
-    for _ in range(count):
-        tid = id or ctx.s.new_id("pedina")
-        card = Card(id=tid, name=name, types=types, subtypes=subtypes, supertypes=supertypes,
-                    power=power, toughness=toughness, token=True, owner=pl.id,
-                    keywords=keywords)
-        made.append(ops.put(ctx, card, "battlefield", controller=pl.id, created=True))
+    def make() -> Card:
+        return Card(id=id if id and not ctx.s.find_card(id) else ctx.s.new_id("pedina"),
+                    name=name, types=list(types), subtypes=list(subtypes),
+                    supertypes=list(supertypes), power=power, toughness=toughness, token=True,
+                    owner=pl.id, keywords=list(keywords))
+    # 614.16, 616.1g: how many is an event of its own, then each one enters the battlefield
+    made = ops.create_tokens(ctx, pl.id, make, count, ["111.2", "701.7a"])
+    count = len(made)
+    if not made:
+        return
     ctx.emit(["111.2", "701.7a"], f"{pl.name} crea {count} pedina/e {name}; ne è proprietario e "
              "controllore.", "create_token", objects=[m.id for m in made], players=[pl.id])
 

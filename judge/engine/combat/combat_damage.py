@@ -12,7 +12,7 @@ from judge.engine.characteristics import derived
 from judge.engine.combat import damage_assignment as assignment
 from judge.engine.combat.attackers import in_combat_creatures
 from judge.engine.context import Ctx
-from judge.engine.mechanics import ops, triggers
+from judge.engine.mechanics import damage, ops, triggers
 from judge.engine.registry import tba
 from judge.engine.state import Permanent, State
 
@@ -87,7 +87,7 @@ def assign_combat_damage(ctx: Ctx) -> None:
     cb.assignments = {k: v for k, v in assignments.items() if v}
     for src, asg in cb.assignments.items():
         sp = st.perm(src)
-        parts = [f"{ops.danni(n)} a {st.name_of(t)}" for t, n in asg.items()]
+        parts = [f"{damage.danni(n)} a {st.name_of(t)}" for t, n in asg.items()]
         touched = assignment.deathtouch_lethal(st, sp, asg)
         why = f" (1 danno è letale: {sp.name} ha tocco letale)" if touched else ""
         rules = ["703.4k", "510.1"] + plans.get(src, {}).get("rules", []) + (["702.2c"] if touched else [])
@@ -107,35 +107,39 @@ def deal_combat_damage(ctx: Ctx) -> None:
         if cb is not None and st.turn.step == "first_strike_damage":
             cb.dealt_first_strike = []
         return
-    # Snapshot the sources first: all damage is dealt simultaneously (510.2).
+    # Snapshot the sources first: all damage is dealt simultaneously (510.2), as one batch of
+    # events: replacement and prevention effects apply to each, chosen in APNAP order (616.1).
     batch = [(st.perm(src), dict(asg)) for src, asg in cb.assignments.items()]
-    dealt: list[tuple[Permanent, int, int]] = []  # (source, damage dealt, recipients)
-    hits: list[tuple[Permanent, str]] = []
+    items: list[tuple[Permanent, str, int]] = []
     for src, asg in batch:
         if src is None:
             continue
-        total = recipients = 0
         for target, n in asg.items():
             if st.has_player(target) and st.player(target).lost:
                 ctx.emit(["800.4e"], f"{st.name_of(target)} ha lasciato la partita: i {n} danni "
                          f"di {src.name} non gli sono assegnati.", "no_combat_damage",
                          objects=[src.id], players=[target])
                 continue
-            got = ops.deal_damage(ctx, src, target, n, ["703.4m", "510.2"], combat=True,
-                                  lifelink=False)
-            total += got
-            recipients += got > 0
-            if got and st.has_player(target):
-                hits.append((src, target))
-                _toxic(ctx, src, st.player(target))
-        dealt.append((src, total, recipients))
+            items.append((src, target, n))
+    got = damage.deal_damage_batch(ctx, items, ["703.4m", "510.2"], combat=True, lifelink=False)
+    dealt: list[tuple[Permanent, int, int]] = []  # (source, damage dealt, recipients)
+    hits: list[tuple[Permanent, str]] = []
+    for src, _ in batch:
+        if src is None:
+            continue
+        mine = [(t, g) for (s_, t, _), g in zip(items, got) if s_ is src]
+        total = sum(g for _, g in mine)
+        dealt.append((src, total, sum(1 for _, g in mine if g > 0)))
+        hits += [(src, t) for t, g in mine if g and st.has_player(t)]
+    for src, target in hits:
+        _toxic(ctx, src, st.player(target))
     # Lifelink: one life gain event per source, however many it dealt damage to
     # (702.15b, 119.9: a life gain event is caused by a source); several sources with
     # lifelink make separate events (702.15e, which points to 119.9).
     lifelinkers = [(src, n, k) for src, n, k in dealt if n and derived.has_kw(st, src, "lifelink")]
     for src, n, recipients in lifelinkers:
         rules = ("702.15e", "119.9") if len(lifelinkers) > 1 else (("119.9",) if recipients > 1 else ())
-        ops.gain_from_lifelink(ctx, src, n, rules=rules)
+        damage.gain_from_lifelink(ctx, src, n, rules=rules)
     triggers.combat_damage_to_players(ctx, hits)          # the monarch's and initiative's
     if st.turn.step == "first_strike_damage":
         cb.dealt_first_strike = [src.id for src, _ in batch if src is not None]

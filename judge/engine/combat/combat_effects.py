@@ -42,11 +42,8 @@ def pump(ctx: Ctx, p: Permanent, dp: int, dt: int, rules: list[str], why: str) -
 
 
 def _counter(ctx: Ctx, p: Permanent, rules: list[str], why: str) -> None:
-    p.counters["+1/+1"] = p.counters.get("+1/+1", 0) + 1
-    ctx.s.touch()
-    ctx.emit(rules, f"Si mette un segnalino +1/+1 su {p.name} ({why}): ora "
-             f"{derived.describe_pt(ctx.s, p)}.", "counters", objects=[p.id], counter="+1/+1",
-             delta=1)
+    """A +1/+1 counter an ability puts (614.16: replacement effects may change how many)."""
+    ops.put_counters(ctx, p.id, "+1/+1", 1, rules, cause=f" ({why})")
 
 
 # --- pumps -------------------------------------------------------------------------------------
@@ -220,10 +217,10 @@ def annihilator(ctx: Ctx, item: StackItem, choice) -> None:
     for oid in choice["permanents"]:
         p = st.perm(oid)
         if p is not None:
-            ops.move(ctx, oid, "graveyard")
             ctx.emit(["702.86a", "701.21a"], f"{st.name_of(pid)} sacrifica {p.name} "
                      f"(annientatore di {ctx.name(item.source)}).", "sacrifice", objects=[oid],
                      players=[pid])
+            ops.move(ctx, oid, "graveyard", cause="sacrifice")
 
 
 # --- provoke --------------------------------------------------------------------------------------
@@ -360,16 +357,20 @@ def myriad(ctx: Ctx, item: StackItem, choice) -> None:
         if src is None or st.combat is None or st.player(pid).lost:
             continue
         values = continuous.copiable_values(st, src.id)
-        tok = ops.put(ctx, _copy_token(st, values, item.controller), "battlefield",
-                      controller=item.controller, created=True)
-        _copy_abilities(st, tok, values, src.id)
-        tok.tapped = True
-        st.combat.attackers.append({"id": tok.id, "target": target, "blocked": False})
-        made.append(tok.key)
-        ctx.emit(["702.116a", "508.4"], f"{ctx.name(item.controller)} crea una pedina copia di "
-                 f"{src.name}, TAPpata e attaccante {st.name_of(target)} (non ha «attaccato»: "
-                 "non fa innescare abilità di attacco).", "create_token", objects=[tok.id, target],
-                 players=[item.controller])
+        # 614.16: how many tokens is an event replacement effects may change
+        for tok in ops.create_tokens(ctx, item.controller,
+                                     lambda: _copy_token(st, values, item.controller), 1,
+                                     ["702.116a", "111.2"]):
+            if not isinstance(tok, Permanent):
+                continue
+            _copy_abilities(st, tok, values, src.id)
+            tok.tapped = True
+            st.combat.attackers.append({"id": tok.id, "target": target, "blocked": False})
+            made.append(tok.key)
+            ctx.emit(["702.116a", "508.4"], f"{ctx.name(item.controller)} crea una pedina copia di "
+                     f"{src.name}, TAPpata e attaccante {st.name_of(target)} (non ha «attaccato»: "
+                     "non fa innescare abilità di attacco).", "create_token",
+                     objects=[tok.id, target], players=[item.controller])
     if not made:
         ctx.emit(["702.116a"], "Nessuna pedina creata.", "effect", objects=[item.id])
         return
@@ -386,9 +387,9 @@ def exile_objects(ctx: Ctx, item: StackItem, _choice) -> None:
     for key in item.effect["objects"].split(","):
         p = ctx.s.live(key)                               # 603.7c: the same objects only
         if p is not None:
-            ops.move(ctx, p.id, "exile")
-            ctx.emit(item.rules[:1] + ["701.13a"], f"{p.name} viene esiliata.", "exile",
+            ctx.emit(item.rules[:1] + ["701.13a"], f"Si esilia {p.name}.", "exile",
                      objects=[p.id])
+            ops.move(ctx, p.id, "exile")
 
 
 @effect("decayed", cites=("702.147a", "603.7"),
@@ -413,6 +414,6 @@ def sacrifice_source(ctx: Ctx, item: StackItem, _choice) -> None:
     if p is None:
         return
     ctl = derived.controller(ctx.s, p)
-    ops.move(ctx, p.id, "graveyard")
     ctx.emit(["702.147a", "701.21a"], f"{ctx.name(ctl)} sacrifica {p.name}.",
              "sacrifice", objects=[p.id], players=[ctl])
+    ops.move(ctx, p.id, "graveyard", cause="sacrifice")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from judge.engine.characteristics import derived, keywords
 from judge.engine.errors import IllegalAction
-from judge.engine.mechanics import ops
+from judge.engine.mechanics import damage
 from judge.engine.registry import decision
 from judge.engine.state import Permanent, State
 
@@ -81,9 +81,9 @@ def lethal_reason(st: State, blocker: Permanent, source: Permanent, tally: Tally
     toughness, marked, others = derived.toughness(st, blocker), blocker.damage, tally.amount.get(blocker.id, 0)
     text, rules = f"costituzione {toughness}", ["120.6"]
     if marked:
-        text += f" meno {ops.danni(marked)} già segnat{'o' if marked == 1 else 'i'}"
+        text += f" meno {damage.danni(marked)} già segnat{'o' if marked == 1 else 'i'}"
     if others:
-        text += f" meno {ops.danni(others)} assegnat{'o' if others == 1 else 'i'} da altre creature"
+        text += f" meno {damage.danni(others)} assegnat{'o' if others == 1 else 'i'} da altre creature"
         rules.append("702.19b")
     return {"text": text, "rules": rules}
 

@@ -13,8 +13,15 @@ from __future__ import annotations
 from judge.engine import seats
 from judge.engine.characteristics import continuous, derived
 from judge.engine.context import Ctx
-from judge.engine.mechanics import ops, triggers
+from judge.engine.mechanics import ops, replacement_find, triggers
 from judge.engine.state import CARD_LISTS, State
+
+
+def cant_lose(st: State, pid: str) -> list[replacement_find.Candidate]:
+    """The effects by which a player can't lose the game (614.17; Platinum Angel); in
+    Two-Headed Giant, a teammate's too (810.8a).  Conceding is not stopped (104.3a)."""
+    team = [p.id for p in seats.teammates(st, pid)] if st.variant == "two-headed-giant" else [pid]
+    return [c for p in team for c in replacement_find.cant(st, "lose_game", player=p)]
 
 
 def lose(ctx: Ctx, losses: list[tuple[str, list[str], str]], team_rule: str = "810.8a") -> None:

@@ -1,5 +1,10 @@
 """Primitive game operations shared by turn-based actions, state-based actions
-and judge actions: moving objects, drawing, life, damage, losing the game.
+and judge actions: moving objects, drawing, life, counters, tokens (damage: damage.py).
+
+Every one of them is an event that replacement and prevention effects may change before it
+happens (614–616): it goes through one path, :func:`happen` — the event described
+(``happening.Happening``), changed by ``replacement.modify``, then performed here (or by the
+performer its module registers in ``PERFORM``).
 
 These functions do not decide *why* something happens; the caller passes the
 rule numbers that govern it, so each rule number lives with the code that
@@ -9,18 +14,38 @@ applies it.
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any, Callable
 
 from judge.engine import seats, terms
-from judge.engine.characteristics import continuous, derived, layers, protection
+from judge.engine.characteristics import continuous, derived, keywords, layers
 from judge.engine.context import Ctx
-from judge.engine.mechanics import identity, triggers
-from judge.engine.state import CARD_LISTS, Card, Permanent, Player
+from judge.engine.errors import IllegalAction
+from judge.engine.mechanics import identity, replacement, triggers
+from judge.engine.mechanics.happening import Happening
+from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, Player
 
 _CARD_FIELDS = [f.name for f in fields(Card)]
+MAX_REPLACED_DRAWS = 1000       # draws replaced one by one in a single call (614.11a)
+MAX_TOKENS = 1000               # tokens one event may create, doublings included
 
 
-def danni(n: int) -> str:
-    return "1 danno" if n == 1 else f"{n} danni"
+# --- the one path of events (614–616) ----------------------------------------------------------
+
+# What performs each kind of event once replacement effects are done with it.
+PERFORM: dict[str, Callable[[Ctx, Happening], Any]] = {}
+
+
+def happen(ctx: Ctx, events: list[Happening]) -> list[tuple[Happening, Any]]:
+    """Simultaneous events, as replacement and prevention effects change them, performed:
+    (the event that happened, what its performer returned) for each."""
+    return [(h, PERFORM[h.kind](ctx, h)) for h in replacement.modify(ctx, events)]
+
+
+def performer(kind: str):
+    def deco(fn):
+        PERFORM[kind] = fn
+        return fn
+    return deco
 
 
 def to_card(p: Permanent) -> Card:
@@ -136,11 +161,88 @@ def put(ctx: Ctx, obj: Card, zone: str, *, controller: str | None = None,
 
 
 def move(ctx: Ctx, oid: str, zone: str, *, controller: str | None = None,
-         bottom: bool = False) -> tuple[Card, str]:
-    """Move an object to a zone (the new object keeps its id). Returns (new, from)."""
-    obj, src, _ = take(ctx, oid)
-    new = put(ctx, obj, zone, controller=controller, bottom=bottom)
-    return new, src
+         bottom: bool = False, cause: str | None = None, by_effect: bool = True
+         ) -> tuple[Card, str]:
+    """Move an object to a zone (the new object keeps its id), through the one path of events:
+    a replacement effect may send it elsewhere or keep it where it is (614).  ``cause``:
+    "destroy" (701.8a; ``by_effect`` False for 704.5g–h, 122.1c), "sacrifice", "discard",
+    "mill", … .  Returns (the object where it is now, where it was)."""
+    found = ctx.s.find_card(oid)
+    src = found[1] if found else ""
+    h = Happening("zone", obj=oid, origin=src, dest=zone, cause=cause, by_effect=by_effect,
+                  controller=controller if zone == "battlefield" else None,
+                  position="bottom" if bottom else None)
+    return _now(ctx, oid, happen(ctx, [h]), found[2] if found else None), src
+
+
+def arrive(ctx: Ctx, obj: Card, zone: str, *, origin: str | None,
+           controller: str | None = None, cause: str | None = None) -> Card:
+    """An object already out of its zone (a spell that finished resolving, ``origin``
+    "stack"; a token being created, ``origin`` None) is put into ``zone`` through the one
+    path of events.  Returns the object where it ends up."""
+    h = Happening("zone", obj=obj.id, origin=origin, dest=zone, cause=cause,
+                  controller=controller if zone == "battlefield" else None,
+                  extra={"card": obj})
+    return _now(ctx, obj.id, happen(ctx, [h]), obj)
+
+
+def _now(ctx: Ctx, oid: str, done: list[tuple[Happening, Any]], before: Card | None) -> Card:
+    for h, new in done:
+        if h.kind == "zone" and h.obj == oid and new is not None:
+            return new
+    found = ctx.s.find_card(oid)
+    return found[2] if found else before
+
+
+@performer("zone")
+def _perform_move(ctx: Ctx, h: Happening) -> Card | None:
+    card = h.extra.get("card")
+    if card is None:
+        if ctx.s.find_card(h.obj) is None:
+            return None                        # 614.6: an instruction that can't be carried out
+        card, _, _ = take(ctx, h.obj)
+    if h.dest == "battlefield":
+        return _enter(ctx, card, h)
+    new = put(ctx, card, h.dest, bottom=h.position == "bottom")
+    if h.dest == "library" and h.position == "shuffle":
+        owner = ctx.s.player(new.owner) if ctx.s.has_player(new.owner) else None
+        if owner is not None:
+            ctx.rng().shuffle(owner.library)
+    return new
+
+
+def _enter(ctx: Ctx, card: Card, h: Happening) -> Permanent:
+    """Entering the battlefield as the replacement effects modified it (614.1c–d): tapped, with
+    counters (each kind put on as it enters, 122.6: an event within this one, 616.1g), as a
+    copy (707, layer 1)."""
+    st = ctx.s
+    printed = {k: v for k, v in to_permanent(card, h.controller or card.owner).counters.items()}
+    wanted = {**printed}
+    for k, n in h.enter_counters.items():
+        wanted[k] = wanted.get(k, 0) + n
+    final: dict[str, int] = {}
+    if wanted:
+        events = [Happening("counters", obj=card.id, counter=k, amount=n, rules=["122.6"],
+                            applied=list(h.applied), extra={"entering": h, "card": card})
+                  for k, n in wanted.items()]
+        for c in replacement.modify(ctx, events):
+            if c.kind == "counters":
+                final[c.counter] = final.get(c.counter, 0) + c.amount
+    perm = put(ctx, card, "battlefield", controller=h.controller,
+               created=h.origin is None)      # a token is created there (111.2), not moved
+    for k in printed:
+        perm.counters.pop(k, None)
+    for k, n in final.items():
+        if n > 0:
+            perm.counters[k] = perm.counters.get(k, 0) + n
+    if h.tapped:
+        perm.tapped = True
+    if h.copy_of:
+        continuous.add_effect(st, Effect(id="?", text=f"Entra come copia di {st.name_of(h.copy_of)}",
+                                         source=perm.id, kind="static", affects="self",
+                                         does=[{"op": "copy", "of": h.copy_of}]))
+    st.touch()
+    return perm
 
 
 def became_new(ctx: Ctx, old_key: str, new: Card) -> None:
@@ -188,6 +290,19 @@ def untap(ctx: Ctx, p: Permanent, rules: list[str]) -> bool:
 
 
 def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
+    """One card draw (121.1), through the one path of events: a replacement effect applies
+    even when the library is empty (614.11)."""
+    happen(ctx, [Happening("draw", player=pl.id, amount=1, rules=list(rules))])
+
+
+@performer("draw")
+def _perform_draw(ctx: Ctx, h: Happening) -> None:
+    pl = ctx.s.player(h.player)
+    for _ in range(h.amount):
+        _draw_one(ctx, pl, h.rules or ["121.1"])
+
+
+def _draw_one(ctx: Ctx, pl: Player, rules: list[str]) -> None:
     """One card draw (121.1); from an empty library, 121.4 (then 704.5b)."""
     if not pl.library:
         pl.attempted_draw_from_empty_library = True
@@ -204,13 +319,21 @@ def draw(ctx: Ctx, pl: Player, rules: list[str]) -> None:
 
 def draw_cards(ctx: Ctx, pl: Player, count: int, rules: list[str]) -> None:
     """``count`` draws, one at a time (121.2).  The work is bounded by the library: once
-    it is empty, one event records every further attempt (121.4; 704.5b needs one)."""
+    it is empty, one event records every further attempt (121.4; 704.5b needs one) — unless a
+    replacement effect may change draws: then each one goes through the one path (614.11a)."""
+    if any(e.event == "draw" for e in ctx.s.effects):
+        if count > MAX_REPLACED_DRAWS:
+            raise IllegalAction(f"al massimo {MAX_REPLACED_DRAWS} carte alla volta quando un "
+                                "effetto di sostituzione può cambiare le pescate", ["614.11a"])
+        for _ in range(count):
+            draw(ctx, pl, rules)
+        return
     n = min(count, len(pl.library))
     for _ in range(n):
-        draw(ctx, pl, rules)
+        _draw_one(ctx, pl, rules)
     attempts = count - n
     if attempts == 1:
-        draw(ctx, pl, rules)
+        _draw_one(ctx, pl, rules)
     elif attempts > 1:
         pl.attempted_draw_from_empty_library = True
         more = " in più" if n else ""
@@ -237,12 +360,12 @@ def can_lose_life(ctx: Ctx, pl: Player) -> bool:
 
 
 def change_life(ctx: Ctx, pl: Player, delta: int, rules: list[str], cause: str = "") -> int:
-    """Gain (delta > 0) or lose life; returns the change actually applied."""
+    """Gain (delta > 0) or lose life, through the one path of events (119.10: a gain of 0 is
+    no event); returns the change actually applied.  A player who can't gain or lose life
+    doesn't (119.7, 119.8), and such an event is replaced by nothing else (614.17c)."""
     if delta == 0:
         return 0
     who = pl.name
-    group = life_group(ctx, pl)
-    team_note = " (totale della squadra)" if len(group) > 1 else ""
     if delta > 0 and not can_gain_life(ctx, pl):
         ctx.emit(rules + ["119.7"], f"{who} non può guadagnare punti vita{cause}.",
                  "life_prevented", players=[pl.id])
@@ -251,6 +374,20 @@ def change_life(ctx: Ctx, pl: Player, delta: int, rules: list[str], cause: str =
         ctx.emit(rules + ["119.8"], f"{who} non può perdere punti vita{cause}.",
                  "life_prevented", players=[pl.id])
         return 0
+    done = happen(ctx, [Happening("life", player=pl.id, amount=delta, rules=list(rules),
+                                  extra={"cause": cause})])
+    return sum(n for h, n in done if h.kind == "life")
+
+
+@performer("life")
+def _perform_life(ctx: Ctx, h: Happening) -> int:
+    pl = ctx.s.player(h.player)
+    delta, rules, cause = h.amount, h.rules, h.extra.get("cause", "")
+    if delta > 0 and not can_gain_life(ctx, pl) or delta < 0 and not can_lose_life(ctx, pl):
+        return 0
+    group = life_group(ctx, pl)
+    team_note = " (totale della squadra)" if len(group) > 1 else ""
+    who = pl.name
     before = pl.life
     after = before + delta
     for p in group:
@@ -272,118 +409,100 @@ def add_poison(ctx: Ctx, pl: Player, n: int, rules: list[str], cause: str = "") 
              "poison", players=[p.id for p in group], delta=n, poison=before + n)
 
 
-def source_controller(ctx: Ctx, source: Card | None, default: str | None) -> str | None:
-    if isinstance(source, Permanent):
-        return derived.controller(ctx.s, source)
-    if source is not None and source.owner:
-        return source.owner
-    return default
 
 
-def deal_damage(ctx: Ctx, source: Card | None, target_id: str, amount: int,
-                rules: list[str], *, combat: bool = False,
-                source_controller_id: str | None = None, lifelink: bool = True) -> int:
-    """Deal damage and process its results (120.3a–h, 702.2b, 702.15b).  Returns the
-    damage dealt.  ``lifelink=False``: the caller makes the life gain itself (combat
-    damage: one life gain event per source, 702.15b, 702.15e)."""
-    s = ctx.s
-    if amount <= 0:
-        return 0                                         # 120.8
-    if source is not None and prevented_by_protection(ctx, source, target_id, amount,
-                                                      source_controller_id, rules):
+# --- counters, tokens, regeneration ----------------------------------------------------------------
+
+def put_counters(ctx: Ctx, target: str, kind: str, n: int, rules: list[str],
+                 cause: str = "") -> int:
+    """Put ``n`` counters of ``kind`` on a permanent or a player (122.6), through the one path
+    (614.16: counters an effect puts).  Returns how many were put."""
+    on_player = ctx.s.has_player(target)
+    h = Happening("counters", obj=None if on_player else target,
+                  player=target if on_player else None, counter=kind, amount=n, rules=list(rules),
+                  extra={"cause": cause})
+    return sum(r or 0 for e, r in happen(ctx, [h]) if e.kind == "counters")
+
+
+@performer("counters")
+def _perform_counters(ctx: Ctx, h: Happening) -> int:
+    st = ctx.s
+    if h.player is not None:
+        add_poison(ctx, st.player(h.player), h.amount, h.rules)
+        return h.amount
+    p = st.perm(h.obj)
+    if p is None or h.amount <= 0:
         return 0
-    src_name = source.name if source is not None else "una fonte"  # a capital at a sentence's start (italian.tidy)
-    kw = (lambda k: derived.has_kw(s, source, k)) if source is not None else (lambda k: False)
-    if s.has_player(target_id):
-        pl = s.player(target_id)
-        if kw("infect"):
-            add_poison(ctx, pl, amount, rules + ["120.3b", "702.90b"],
-                       f" per il danno inflitto da {src_name}")
-        else:
-            if can_lose_life(ctx, pl):
-                change_life(ctx, pl, -amount, rules + ["120.3a"], f" per il danno inflitto da {src_name}")
-            else:
-                ctx.emit(rules + ["120.3a", "119.8"],
-                         f"{src_name} infligge {danni(amount)} a {pl.name}, che però non può "
-                         "perdere punti vita.", "damage", objects=[source.id] if source else [],
-                         players=[pl.id])
-        if combat and source is not None and source.commander:
-            pl.commander_damage[source.id] = pl.commander_damage.get(source.id, 0) + amount
-            ctx.emit(["903.10a"], f"{pl.name} ha subito in totale "
-                     f"{pl.commander_damage[source.id]} danni da combattimento dal comandante "
-                     f"{src_name}.", "commander_damage", objects=[source.id], players=[pl.id],
-                     total=pl.commander_damage[source.id])
-    else:
-        perm = s.perm(target_id)
-        if perm is None or perm.phased_out:
-            return 0
-        parts = []
-        if derived.is_creature(s, perm):
-            if kw("infect") or kw("wither"):
-                perm.counters["-1/-1"] = perm.counters.get("-1/-1", 0) + amount
-                s.touch()                                   # 613.4c: its toughness changes
-                r = ["120.3d", "702.90c" if kw("infect") else "702.80a"]
-                ctx.emit(rules + r, f"{src_name} infligge {danni(amount)} a {perm.name}: "
-                         f"{amount} segnalin{'o' if amount == 1 else 'i'} -1/-1 su {perm.name}.", "damage",
-                         objects=[perm.id] + ([source.id] if source else []), amount=amount)
-            else:
-                perm.damage += amount
-                ctx.emit(rules + ["120.3e"], f"{src_name} infligge {danni(amount)} a {perm.name} "
-                         f"(danno segnato: {perm.damage}).", "damage",
-                         objects=[perm.id] + ([source.id] if source else []), amount=amount)
-            if kw("deathtouch"):
-                perm.damaged_by_deathtouch = True
-                ctx.emit(["702.2b"], f"{perm.name} ha subito danno da una fonte con tocco letale.",
-                         "deathtouch", objects=[perm.id])
-            parts.append("creature")
-        if derived.is_type(s, perm, "planeswalker"):
-            before = derived.loyalty(perm)
-            perm.counters["loyalty"] = max(0, before - amount)
-            ctx.emit(rules + ["120.3c"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
-                     f"fedeltà {before} → {perm.counters['loyalty']}.", "damage",
-                     objects=[perm.id], amount=amount)
-            parts.append("planeswalker")
-        if derived.is_type(s, perm, "battle"):
-            before = derived.defense(perm)
-            perm.counters["defense"] = max(0, before - amount)
-            ctx.emit(rules + ["120.3h"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
-                     f"difesa {before} → {perm.counters['defense']}.", "damage",
-                     objects=[perm.id], amount=amount)
-            parts.append("battle")
-            if before > 0 and perm.counters["defense"] == 0:
-                triggers.last_defense_removed(ctx, perm)
-        if not parts:
-            return 0
-    if lifelink:
-        gain_from_lifelink(ctx, source, amount, source_controller_id)
-    return amount
+    before = p.counters.get(h.counter, 0)
+    p.counters[h.counter] = before + h.amount
+    if keywords.counter_keyword(h.counter) is not None:
+        # 613.7c: every counter of that kind gets the new counter's timestamp
+        p.counter_timestamps[h.counter] = continuous.new_timestamp(st)
+    st.touch()
+    one = h.amount == 1
+    ctx.emit(h.rules, f"Si mett{'e' if one else 'ono'} {h.amount} segnalin{'o' if one else 'i'} "
+             f"{terms.counter(h.counter)} su {p.name}{h.extra.get('cause', '')} ({before} → "
+             f"{before + h.amount}).", "counters", objects=[p.id], counter=h.counter,
+             delta=h.amount)
+    return h.amount
 
 
-def prevented_by_protection(ctx: Ctx, source: Card, target_id: str, amount: int,
-                            controller: str | None, rules: list[str]) -> bool:
-    """702.16e: damage a source with the stated quality would deal to a permanent with
-    protection is prevented; prevented damage never happens (615.6): no life is lost, no
-    counters, no deathtouch, no lifelink."""
-    perm = ctx.s.perm(target_id)
-    if perm is None or perm.phased_out:
-        return False
-    inst = protection.protection_from(ctx.s, perm, source, controller)
-    if inst is None:
-        return False
-    ctx.emit(rules + protection.variant_rule(inst, "702.16e") + ["615.6"],
-             f"{perm.name} ha {protection.describe(inst, ctx.s)}: {danni(amount)} che "
-             f"{source.name} gli infliggerebbe {'è prevenuto' if amount == 1 else 'sono prevenuti'}"
-             " e non viene inflitto nulla.",
-             "damage_prevented", objects=[perm.id, source.id], amount=amount)
-    return True
+@performer("remove_counters")
+def _perform_remove_counters(ctx: Ctx, h: Happening) -> int:
+    p = ctx.s.perm(h.obj)
+    if p is None:
+        return 0
+    have = p.counters.get(h.counter, 0)
+    n = min(have, h.amount)
+    if n:
+        p.counters[h.counter] = have - n
+        if not p.counters[h.counter]:
+            del p.counters[h.counter]
+        ctx.s.touch()
+        ctx.emit(h.rules, f"Si rimuove {'un segnalino' if n == 1 else f'{n} segnalini'} "
+                 f"{terms.counter(h.counter)} da {p.name} ({have} → {have - n}).", "counters",
+                 objects=[p.id], counter=h.counter, delta=-n)
+    return n
 
 
-def gain_from_lifelink(ctx: Ctx, source: Card | None, amount: int,
-                       default_controller: str | None = None, rules: tuple = ()) -> None:
-    """702.15b: damage from a source with lifelink makes its controller gain that much life."""
-    if source is None or amount <= 0 or not derived.has_kw(ctx.s, source, "lifelink"):
+def create_tokens(ctx: Ctx, controller: str, make: Callable[[], Card], count: int,
+                  rules: list[str]) -> list[Card]:
+    """``count`` tokens (111.2): how many is an event replacement effects may change (614.16),
+    then each one enters the battlefield, an event within it (616.1g)."""
+    h = Happening("tokens", player=controller, amount=count, rules=list(rules))
+    made: list[Card] = []
+    for final, _ in happen(ctx, [h]):
+        if final.kind != "tokens":
+            continue
+        if final.amount > MAX_TOKENS:
+            raise IllegalAction(f"troppe pedine da creare: {final.amount} (al massimo "
+                                f"{MAX_TOKENS} alla volta)", ["111.2"])
+        for _ in range(final.amount):
+            made.append(arrive(ctx, make(), "battlefield", origin=None, controller=controller))
+    return made
+
+
+@performer("tokens")
+def _perform_tokens(ctx: Ctx, h: Happening) -> int:
+    return h.amount                     # the tokens are made by create_tokens, one by one
+
+
+@performer("regenerate")
+def _perform_regenerate(ctx: Ctx, h: Happening) -> None:
+    """701.19a: all damage marked on it is removed, its controller taps it, and it is removed
+    from combat."""
+    p = ctx.s.perm(h.obj)
+    if p is None:
         return
-    ctrl_id = source_controller(ctx, source, default_controller)
-    if ctrl_id is not None and ctx.s.has_player(ctrl_id):
-        change_life(ctx, ctx.s.player(ctrl_id), amount, ["120.3f", "702.15b", *rules],
-                    f" grazie al legame vitale di {source.name}")
+    damage = p.damage
+    p.damage = 0
+    p.damaged_by_deathtouch = False
+    p.tapped = True
+    fought = ctx.s.combat is not None and (
+        any(a["id"] == p.id for a in ctx.s.combat.attackers)
+        or any(b["id"] == p.id for b in ctx.s.combat.blockers))
+    remove_from_combat(ctx, p.id)
+    ctx.s.touch()
+    ctx.emit(h.rules, f"{p.name} si rigenera: si rimuove il danno segnato ({damage}), viene "
+             f"{terms.done('tap')}" + (" ed è rimosso dal combattimento" if fought else "") + ".",
+             "regenerate", objects=[p.id], damage_removed=damage)

@@ -54,7 +54,6 @@ def resolve(ctx: Ctx, item_id: str) -> None:
     # A choice made as the ability resolves is asked before anything changes.
     choice = entry.choose(ctx, item) if entry is not None and entry.choose else None
     del s.stack[at]
-    ctl = s.name_of(item.controller)
     if item.kind == "spell" and item.card is not None:
         card = item.card
         illegal = [t for t in item.targets if not _legal_target(s, t)]
@@ -71,15 +70,22 @@ def resolve(ctx: Ctx, item_id: str) -> None:
                 card.copy, card.token = None, True
                 rules.append("608.3f")
                 note = " come pedina (era la copia di una magia)"
-            perm = ops.put(ctx, card, "battlefield", controller=item.controller)
-            ctx.emit(rules, f"{card.name} si risolve ed entra nel campo di battaglia{note} sotto "
-                     f"il controllo di {ctl}.", "resolve", objects=[perm.id],
+            perm = ops.arrive(ctx, card, "battlefield", origin="stack",
+                              controller=item.controller)
+            entered = s.perm(perm.id) is perm
+            where = (f"ed entra nel campo di battaglia{note} sotto il controllo di "
+                     f"{s.name_of(perm.controller)}" if entered else
+                     "ma un effetto di sostituzione lo manda altrove (vedi sopra)")
+            ctx.emit(rules, f"{card.name} si risolve {where}.", "resolve", objects=[perm.id],
                      players=[item.controller])
         else:
-            ops.put(ctx, card, "graveyard")
+            new = ops.arrive(ctx, card, "graveyard", origin="stack")
+            where = ("e va nel cimitero del suo proprietario" if _in_graveyard(s, new.id) else
+                     "e un effetto di sostituzione lo manda altrove invece che nel cimitero "
+                     "(vedi sopra)")
             ctx.emit(["405.5", "608.2n"], f"{card.name} si risolve (il giudice ne applica "
-                     "l'effetto) e va nel cimitero del suo proprietario.", "resolve",
-                     objects=[card.id], players=[item.controller])
+                     f"l'effetto) {where}.", "resolve", objects=[card.id],
+                     players=[item.controller])
         return
     objects = [item.id] + ([item.source] if item.source else [])
     if entry is None:
@@ -90,6 +96,11 @@ def resolve(ctx: Ctx, item_id: str) -> None:
     ctx.emit(["405.5", "608.2n"], f"{_named(item)} si risolve e cessa di esistere.", "resolve",
              objects=objects, players=[item.controller])
     entry.func(ctx, item, choice)
+
+
+def _in_graveyard(s, oid: str) -> bool:
+    found = s.find_card(oid)
+    return found is not None and found[1] == "graveyard"
 
 
 def _legal_target(s, ref: str) -> bool:
@@ -118,10 +129,11 @@ def _fizzle(ctx: Ctx, item, illegal: list[str]) -> None:
     s = ctx.s
     rules = ["608.2b"] + (["400.7"] if any(identity.gone(s, t)[1] for t in illegal
                                              if not s.has_player(t)) else [])
-    ops.put(ctx, item.card, "graveyard")
+    new = ops.arrive(ctx, item.card, "graveyard", origin="stack")
+    where = ("e va nel cimitero del suo proprietario" if _in_graveyard(s, new.id) else
+             "e un effetto di sostituzione la manda altrove invece che nel cimitero (vedi sopra)")
     ctx.emit(rules, f"{item.card.name} non si risolve: {_why(s, illegal)}. È rimossa dalla pila "
-             "e va nel cimitero del suo proprietario.", "resolve", objects=[item.id],
-             players=[item.controller])
+             f"{where}.", "resolve", objects=[item.id], players=[item.controller])
 
 
 def _named(item) -> str:

@@ -32,10 +32,12 @@ class Act:
     counts: bool = True               # False: applied and logged, but no SBA was performed
 
 
-def to_graveyard(oid: str):
+def to_graveyard(oid: str, cause: str | None = None):
+    """Put a permanent into its owner's graveyard; ``cause`` "destroy" for 704.5g–h (701.8b:
+    a destruction, not by an effect: 122.1c), which regeneration may replace (701.19a)."""
     def apply(ctx: Ctx) -> None:
         if ctx.s.perm(oid) is not None:
-            ops.move(ctx, oid, "graveyard")
+            ops.move(ctx, oid, "graveyard", cause=cause, by_effect=False)
     return apply
 
 

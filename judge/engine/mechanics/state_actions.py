@@ -116,7 +116,7 @@ def lethal_damage(ctx: Ctx) -> list[Act]:
             else:
                 acts.append(Act(["704.5g"], f"La creatura {p.name} ha danno letale ({p.damage} su costituzione "
                                 f"{t}) ed è distrutta.", "destroy", objects=[p.id],
-                                apply=to_graveyard(p.id), moves=p.id))
+                                apply=to_graveyard(p.id, "destroy"), moves=p.id))
     return acts
 
 
@@ -134,7 +134,7 @@ def deathtouch_damage(ctx: Ctx) -> list[Act]:
             else:
                 acts.append(Act(["704.5h", "702.2b"], f"La creatura {p.name} ha subito danno da una fonte con "
                                 "tocco letale ed è distrutta.", "destroy", objects=[p.id],
-                                apply=to_graveyard(p.id), moves=p.id))
+                                apply=to_graveyard(p.id, "destroy"), moves=p.id))
     return acts
 
 
@@ -381,6 +381,12 @@ def check_once(ctx: Ctx, report_idle: bool = True) -> bool:
     losses = []
     for a in acts:
         if a.loss is not None:
+            stop = leaving.cant_lose(st, a.loss)
+            if stop:                  # 101.2, 614.17: "can't lose the game" wins over the rule
+                _note(ctx, Act(a.rules + ["101.2", "614.17"], f"{st.name_of(a.loss)} {a.text} e "
+                               f"perderebbe la partita, ma non può perderla: {stop[0].label}.",
+                               "cant", players=[a.loss]))
+                continue
             losses.append((a.loss, a.rules, a.text))
             performed = True
             continue
@@ -394,8 +400,9 @@ def check_once(ctx: Ctx, report_idle: bool = True) -> bool:
             moved.add(a.moves)
         elif a.objects and a.objects[0] in moving:
             continue
-        a.apply(ctx)
+        # The action first, then what it does: a replacement effect's explanation follows it.
         ctx.emit(a.rules, a.text, a.kind, a.objects, a.players)
+        a.apply(ctx)
         performed = performed or a.counts
     if losses:
         leaving.lose(ctx, losses)

@@ -179,8 +179,10 @@ def ward(ctx: Ctx, item: StackItem, choice) -> None:
         return
     st.stack.remove(target)
     where = ""
-    if target.card is not None:
-        ops.put(ctx, target.card, "graveyard")          # a copy then ceases to exist (704.5e)
-        where = " e va nel cimitero del suo proprietario"
+    if target.card is not None:                         # a copy then ceases to exist (704.5e)
+        new = ops.arrive(ctx, target.card, "graveyard", origin="stack", cause="countered")
+        found = st.find_card(new.id)
+        where = (" e va nel cimitero del suo proprietario" if found and found[1] == "graveyard"
+                 else " (un effetto di sostituzione la manda altrove: vedi sopra)")
     ctx.emit(["702.21a", "701.6a"], f"{payer} non paga {eff['cost']}: «{short_name(target.text)}» è "
              f"neutralizzata{where}.", "counter", objects=[target.id], players=[eff["player"]])

@@ -224,14 +224,12 @@ def cleanup_discard(ctx: Ctx) -> None:
         })
         todo.append((pl, n, ans["cards"], limit))
     for pl, n, ids, limit in todo:
-        discarded = []
-        for cid in ids:
-            card, _, _ = ops.take(ctx, cid)
-            discarded.append(ops.put(ctx, card, "graveyard"))
         ctx.emit(["703.4n", "514.1", "701.9a"],
                  f"{pl.name} {terms.verb('discard')} {n} carte per scendere a {limit}: "
-                 f"{', '.join(c.name for c in discarded)}.", "discard",
-                 objects=[c.id for c in discarded], players=[pl.id])
+                 f"{', '.join(map(st.name_of, ids))}.", "discard", objects=list(ids),
+                 players=[pl.id])
+        for cid in ids:
+            ops.move(ctx, cid, "graveyard", cause="discard")     # 614: it may go elsewhere
 
 
 @tba("703.4p", cites=("514.2", "613.1b", "302.6", "506.4"),

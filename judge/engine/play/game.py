@@ -18,12 +18,15 @@ from typing import Any, Callable
 # Modules that register turn-based and state-based actions, effects, decisions and judge
 # actions: the registries are filled by importing them.
 from judge.engine.actions import (control_actions, effect_actions, general,  # noqa: F401
-                                  mechanic_actions, permanent_actions, stack_actions)
+                                  mechanic_actions, permanent_actions, replacement_actions,
+                                  stack_actions)
 from judge.engine.combat import attackers, blocks, combat_damage, combat_effects  # noqa: F401
-from judge.engine.context import Ctx
+from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.events import Event
-from judge.engine.mechanics import battles, designations, dungeon, planechase, sectors  # noqa: F401
+from judge.engine.mechanics import (battles, damage, designations, dungeon,  # noqa: F401
+                                    planechase, replacement_ops, sectors)
+from judge.engine.mechanics import replacement, replacement_find
 from judge.engine.mechanics import resolve as _resolve
 from judge.engine.mechanics import (state_actions, targeting, triggers, turn_actions, variants)  # noqa: F401
 from judge.engine.play import procedure
@@ -265,7 +268,21 @@ class Game:
             if interrupting:
                 s.pending, s.procedure = None, []
                 s.answers.clear()
-            tasks = entry.func(ctx, **params) or []
+            ctx.replay_ok = False
+            mark = ctx.savepoint() if replacement_find.may_choose(s) else None
+            try:
+                tasks = entry.func(ctx, **params) or []
+            except NeedDecision as stop:
+                if not (stop.replay and mark is not None) or interrupting:
+                    raise
+                # A replacement effect's choice halfway through (616.1): the action runs again,
+                # as the procedure's first task, once it is answered.
+                ctx.rollback(mark)
+                again = json.dumps({"name": name, "params": params}, ensure_ascii=False)
+                sba = ["sba_action"] if check_sba and s.turn.step != "untap" else []
+                s.procedure = [f"act:{again}", *sba, *resumed]
+                return
+            s.answers.pop(replacement.SEQ_KEY, None)
             if s.result is not None:
                 return
             if item is not None and not any(i.id == item.id for i in s.stack):

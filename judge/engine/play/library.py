@@ -56,6 +56,31 @@ def _match_event(exp: dict, events: list[Event]) -> bool:
     return False
 
 
+def replacement_lines(events: list[Event]) -> list[dict]:
+    """The replacement effects' explanation in the log (614–616): step, rules, effect."""
+    out = []
+    for e in events:
+        r = e.data.get("replacement")
+        if r is not None:
+            out.append({"step": r["step"], "rules": list(e.rules),
+                        **({"effect": r["effect"]} if r.get("effect") else {})})
+    return out
+
+
+def _replacement_log(want: list[dict], events: list[Event]) -> list[str]:
+    got = replacement_lines(events)
+    shown = [(g["step"], g["rules"], g.get("effect")) for g in got]
+    if len(got) != len(want):
+        return [f"spiegazione delle sostituzioni: attese {len(want)} righe, ottenute {shown}"]
+    fails = []
+    for i, (w, g) in enumerate(zip(want, got)):
+        for k, v in w.items():
+            if g.get(k) != v:
+                fails.append(f"spiegazione delle sostituzioni, riga {i + 1}: {k} atteso {v!r}, "
+                             f"ottenuto {g.get(k)!r}")
+    return fails
+
+
 def check_state(game: Game, exp: dict) -> list[str]:
     """How the current state differs from an ``expected.state`` block (empty: it matches)."""
     s = game.state
@@ -192,8 +217,10 @@ def _verify(game: Game, exp: dict, fails: list[str], events: list[Event]) -> Non
             pa = pending_after[i]
             pend = game.pending or {}
             for k, v in pa.items():
-                if k != "after" and pend.get(k) != v:
-                    fails.append(f"dopo l'azione {i}: decisione {k} attesa {v!r}, ottenuta {pend.get(k)!r}")
+                got = ([e["id"] for e in (pend.get("options") or {}).get("effects", [])]
+                       if k == "offered" else pend.get(k))
+                if k != "after" and got != v:
+                    fails.append(f"dopo l'azione {i}: decisione {k} attesa {v!r}, ottenuta {got!r}")
         if i in refused:
             r = refused[i]
             before = game.to_dict()
@@ -208,6 +235,8 @@ def _verify(game: Game, exp: dict, fails: list[str], events: list[Event]) -> Non
     for ev in exp.get("events", []):
         if not _match_event(ev, events):
             fails.append(f"evento atteso non trovato: {ev}")
+    if "replacement_log" in exp:
+        fails += _replacement_log(exp["replacement_log"], events)
     if "steps_seen" in exp:
         seen = [e.step for e in events if e.kind == "step"]
         it = iter(seen)

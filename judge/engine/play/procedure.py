@@ -11,6 +11,8 @@ resolves (405.5), or the step ends and the next one begins (500, 514.3a).
 
 from __future__ import annotations
 
+import json
+
 from judge.engine import seats
 from judge.engine.actions import general as _actions
 from judge.engine.actions import permanent_actions
@@ -18,9 +20,10 @@ from judge.engine.characteristics import derived
 from judge.engine.combat import attackers, combat_triggers
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
+from judge.engine.mechanics import replacement_find
 from judge.engine.mechanics import resolve as _resolve
 from judge.engine.mechanics import state_actions, triggers
-from judge.engine.registry import TBAS
+from judge.engine.registry import ACTIONS, TBAS
 from judge.engine.state import StackItem, State
 from judge.engine.steps import following, step_def
 
@@ -33,9 +36,15 @@ def run(ctx: Ctx) -> None:
     s = ctx.s
     while s.procedure and s.result is None:
         task = s.procedure[0]
+        # A replacement effect's choice may come halfway through a task (616.1): then the
+        # task goes back to where it started, to run again once the choice is made.
+        ctx.replay_ok = False
+        mark = ctx.savepoint() if replacement_find.may_choose(s) else None
         try:
             _task(ctx, task)
-        except NeedDecision:
+        except NeedDecision as stop:
+            if stop.replay and mark is not None:
+                ctx.rollback(mark)
             return
         s.procedure.pop(0)
         s.answers.clear()
@@ -173,6 +182,11 @@ def _task(ctx: Ctx, task: str) -> None:
         _resolve.resolve(ctx, arg)
     elif name == "each_discard":
         _actions.each_player_discards_now(ctx, int(arg))
+    elif name == "act":
+        # A judge action that stopped on a replacement effect's choice, run again (Game.act)
+        act = json.loads(arg)
+        tasks = ACTIONS[act["name"]].func(ctx, **act["params"]) or []
+        s.procedure[1:1] = tasks
     else:
         raise IllegalAction(f"compito sconosciuto nella procedura: {task}")
 

@@ -252,7 +252,8 @@ _STRS = _list_of(_STR)
 # null: the decision has no such field, or there is no decision ("kind": null)
 _PENDING_FIELDS: dict[str, Check] = {k: _any for k in PENDING_KEYS} | {
     k: _nullable(check) for k, check in (("id", _STR), ("kind", _STR), ("player", _player),
-                                         ("prompt", _STR), ("rules", _STRS), ("options", _DICT))}
+                                         ("prompt", _STR), ("rules", _STRS), ("options", _DICT))
+} | {"offered": _STRS}      # a replacement_order decision: the effects offered (616.1), in order
 _EVENT = _fields({"rules": _STRS, "kind": _STR, "objects": _STRS, "players": _STRS}, ("rules",))
 
 
@@ -309,6 +310,9 @@ _BLOCK_FIELDS = _fields({
     "refused": _after_list({"answer": _any, "rules": _STRS}, ("answer",)),
     "steps_seen": _list_of(_among(STEP_NAMES, "sottofase sconosciuta")),
     "events": _list_of(_EVENT),
+    # every line of the replacement effects' explanation (614–616), in order: its step and rules
+    "replacement_log": _list_of(_fields({"step": _STR, "rules": _STRS, "effect": _STR},
+                                        ("step", "rules"))),
     "state": _STATE,
 })
 

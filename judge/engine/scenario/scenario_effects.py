@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.engine.characteristics import continuous, effect_schema
+from judge.engine.characteristics import continuous, effect_schema, replacement_schema
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.state import Effect, Permanent, State
 from judge.engine.validation import Validator
@@ -82,7 +82,10 @@ def read_effects(v: Validator, data: dict) -> list[Effect]:
     if len(raw) > effect_schema.MAX_EFFECTS:
         v.err("effects", f"troppi effetti (limite {effect_schema.MAX_EFFECTS})")
         return []
-    return [e for i, d in enumerate(raw) if (e := effect_schema.read(v, d, f"effects[{i}]"))]
+    # A record with an ``event`` is a replacement or prevention effect (614, 615).
+    return [e for i, d in enumerate(raw)
+            if (e := (replacement_schema.read if replacement_schema.is_replacement(d)
+                      else effect_schema.read)(v, d, f"effects[{i}]"))]
 
 
 def finish(v: Validator, st: State, legacy: list[tuple[Permanent, dict]]) -> None:
@@ -105,14 +108,18 @@ def finish(v: Validator, st: State, legacy: list[tuple[Permanent, dict]]) -> Non
             st.effects.append(e)
     st.last_timestamp = newest
     effect_schema.check_refs(v, st)
+    replacement_schema.check_refs(v, st)
 
 
 def settle(st: State) -> None:
-    continuous.settle(st, list(st.effects))
+    # 611.2c fixes the objects of continuous effects only: a prevention effect of a resolved
+    # spell applies to whatever it describes when the damage would be dealt (615.1).
+    continuous.settle(st, [e for e in st.effects if e.event is None])
 
 
 def to_json(st: State) -> list[dict]:
-    return [effect_schema.to_json(e) for e in st.effects]
+    return [effect_schema.to_json(e) if e.event is None else replacement_schema.to_json(e)
+            for e in st.effects]
 
 
 def permanent_json(p: Permanent, index: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ the field path and an Italian message, like every other scenario error.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -242,12 +243,28 @@ def _check_procedure(v: Validator, st: State) -> None:
             continue
         if name == "each_discard" and re.fullmatch(r"[0-9]{1,9}", arg):
             continue
+        if name == "act":
+            _check_act_task(v, j, arg)
+            continue
         if name == "resolve":
             _check_resolving(v, st, j, arg)
             continue
         if name in TASKS and not arg:
             continue
         v.err(f"procedure[{j}]", f'passo della procedura sconosciuto "{task}"')
+
+
+def _check_act_task(v: Validator, j: int, arg: str) -> None:
+    """``act:{"name": …, "params": {…}}``: a judge action that stopped on a replacement
+    effect's choice and runs again once it is answered."""
+    from judge.engine.registry import ACTIONS
+    try:
+        act = json.loads(arg)
+    except ValueError:
+        act = None
+    if not (isinstance(act, dict) and set(act) == {"name", "params"}
+            and isinstance(act["params"], dict) and act["name"] in ACTIONS):
+        v.err(f"procedure[{j}]", 'atteso act:{"name": azione del giudice, "params": {…}}')
 
 
 def _check_resolving(v: Validator, st: State, j: int, item_id: str) -> None:

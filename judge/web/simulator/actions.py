@@ -46,6 +46,9 @@ ACTION_LABELS = {
     "take_initiative": "Prende l'iniziativa", "concede": "Concede la partita",
     "copy_spell": "Copia una magia o un'abilità", "planeswalk": "Viaggia tra i piani",
     "add_effect": "Nuovo effetto continuo", "end_effect": "Finisce un effetto continuo",
+    "add_replacement": "Nuovo effetto di sostituzione o prevenzione",
+    "regenerate": terms.verb("regenerate").capitalize() + " (scudo di rigenerazione)",
+    "prevent_damage": "Previeni danno",
     "venture": terms.verb(terms.VENTURE)[:1].upper() + terms.verb(terms.VENTURE)[1:],
     "set_tapped": "Modifica diretta: TAPpato o STAPpato",
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
@@ -59,7 +62,8 @@ GROUPS = (
                     "set_tapped")),
     ("Controllo, combattimento, intermittenza", ("change_control", "remove_from_combat",
                                                  "phase_out", "phase_in")),
-    ("Effetti continui", ("add_effect", "end_effect")),
+    ("Effetti", ("add_effect", "add_replacement", "regenerate", "prevent_damage",
+                 "end_effect")),
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
@@ -97,6 +101,10 @@ LABEL_OVERRIDES = {
     ("set_day_night", "value"): "Diventa", ("copy_spell", "controller"): "Controllore della copia",
     ("venture", "room"): "Stanza in cui entra (se può scegliere)",
     ("goad", "player"): "Giocatore che la sprona", ("cast_spell", "target"): "Bersaglio",
+    ("prevent_damage", "target"): "A chi (giocatore o permanente)",
+    ("prevent_damage", "amount"): "Danni da prevenire (vuoto: tutto il danno in questo turno)",
+    ("add_replacement", "effect"): "Effetto (JSON, come nel formato degli scenari: event, "
+                                   "instead)",
     ("change_control", "player"): "Nuovo controllore", ("change_control", "duration"): "Durata",
 }
 # What an optional choice left empty means (the engine's default for that parameter).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from judge.engine import italian, terms
-from judge.engine.mechanics.ops import danni
+from judge.engine.mechanics.damage import danni
 
 
 def _int(v: Any) -> int | None:
@@ -26,6 +26,15 @@ def _count(n: int | None, one: str, many: str) -> str:
 def _to_player(verb: str, key: str, one: str, many: str) -> Callable[[dict, Callable[[Any], str]], str]:
     """«Il giudice fa <verb> N <things> a <player>.»"""
     return lambda p, n: f"Il giudice fa {verb} {_count(_int(p.get(key, 1)), one, many)} a {n(p.get('player'))}."
+
+
+def _prevent(p: dict, n: Callable[[Any], str]) -> str:
+    """615.7: a shield for the next N damage, or all damage this turn when no amount is given."""
+    amount = _int(p.get("amount"))
+    if amount is None:
+        return f"Il giudice fa prevenire tutto il danno che verrebbe inflitto a {n(p.get('target'))} in questo turno."
+    what = "il prossimo danno che verrebbe inflitto" if amount == 1 else f"i prossimi {amount} danni che verrebbero inflitti"
+    return f"Il giudice fa prevenire {what} a {n(p.get('target'))} in questo turno."
 
 
 SENTENCES: dict[str, Callable[[dict, Callable[[Any], str]], str | None]] = {
@@ -58,6 +67,12 @@ SENTENCES: dict[str, Callable[[dict, Callable[[Any], str]], str | None]] = {
         + (f"«{p['effect']['text']}»" if isinstance(p.get("effect"), dict) and p["effect"].get("text")
            else "scritto in JSON") + "."),
     "end_effect": lambda p, n: f"Il giudice fa finire l'effetto continuo {p.get('which')}.",
+    "add_replacement": lambda p, n: (
+        "Il giudice aggiunge l'effetto di sostituzione o prevenzione "
+        + (f"«{p['effect']['text']}»" if isinstance(p.get("effect"), dict) and p["effect"].get("text")
+           else "scritto in JSON") + "."),
+    "regenerate": lambda p, n: f"Il giudice crea uno scudo di rigenerazione per {n(p.get('object'))}.",
+    "prevent_damage": lambda p, n: _prevent(p, n),
 }
 
 

@@ -318,6 +318,10 @@ def answer_from_form(pending: dict, form) -> Any:
         return {"room": form.get("room", "")}
     if kind == "choose_target":
         return {"target": form.get("target", "")}
+    if kind == "replacement_order":
+        return {"apply": form.get("apply", "")}
+    if kind == "replacement_card":
+        return {"card": form.get("card", "")}
     if kind in ("ward_payment", "may_apply"):
         key = "pay" if kind == "ward_payment" else "apply"
         return {key: form.get(key, "") == "1"}
