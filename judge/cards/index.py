@@ -15,6 +15,7 @@ it the speller's).
 from __future__ import annotations
 
 import bisect
+import hashlib
 from array import array
 from collections import Counter
 from dataclasses import dataclass
@@ -37,6 +38,11 @@ _EDIT = 2
 # Tiers of a hit, best first.
 EXACT, PREFIX, WORDS, SOME_WORDS = 0, 1, 2, 3
 
+
+
+def _stable_hash(key: str) -> int:
+    """64 bits of the key's BLAKE2b: the same in every process (unlike ``hash``)."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little", signed=True)
 
 @dataclass(frozen=True)
 class Hit:
@@ -95,8 +101,9 @@ class NameIndex:
         order = sorted(range(len(keys)), key=keys.__getitem__)
         self.keys = _Keys([keys[i] for i in order])
         # The keys' hashes, sorted: which of many word runs of a text may be names, in one look
-        # (``may_be_names``; Python's string hash, the same for the life of the process).
-        self._hashes = np.unique(np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)))
+        # (``may_be_names``).  A stable hash, not Python's: the index is built in one process and
+        # read from the build cache by others, whose string hashes are salted differently.
+        self._hashes = np.unique(np.fromiter((_stable_hash(k) for k in keys), dtype=np.int64, count=len(keys)))
         self.rows = array("i", (rows[i] for i in order))
         self.positions = array("b", (positions[i] for i in order))
         del keys, rows, positions, order
@@ -149,7 +156,7 @@ class NameIndex:
         add a False positive, which ``exact`` then rules out)."""
         if not keys:
             return np.zeros(0, dtype=bool)
-        h = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys))
+        h = np.fromiter((_stable_hash(k) for k in keys), dtype=np.int64, count=len(keys))
         i = np.minimum(np.searchsorted(self._hashes, h), len(self._hashes) - 1)
         return self._hashes[i] == h
 
