@@ -429,11 +429,12 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def parse_one(raw: Any, path: str = "effect") -> tuple[Effect | None, list[tuple[str, str]]]:
-    """An effect given outside a scenario file (a judge action): (effect, errors)."""
+def parse_one(raw: Any, path: str = "effect", reader=None) -> tuple[Effect | None, list[tuple[str, str]]]:
+    """An effect given outside a scenario file (a judge action): (effect, errors).  ``reader``:
+    the schema's ``read`` (default this one's; the replacement schema passes its own)."""
     v = Validator()
     if isinstance(raw, dict) and "id" not in raw:
         raw = {**raw, "id": "?"}
-    e = read(v, raw, path)
+    e = (reader or read)(v, raw, path)
     return e, v.errors
 

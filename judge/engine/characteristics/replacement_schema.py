@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.characteristics import effect_schema
 from judge.engine.characteristics.effect_schema import (DURATIONS, KINDS, ZONE_NAMES,
                                                         _affects, _condition, _plain)
 from judge.engine.state import ZONES, Effect, State
@@ -356,9 +357,5 @@ def to_json(e: Effect) -> dict:
 
 def parse_one(raw: Any, path: str = "effect") -> tuple[Effect | None, list[tuple[str, str]]]:
     """A record given outside a scenario file (a judge action): (effect, errors)."""
-    v = Validator()
-    if isinstance(raw, dict) and "id" not in raw:
-        raw = {**raw, "id": "?"}
-    e = read(v, raw, path)
-    return e, v.errors
+    return effect_schema.parse_one(raw, path, reader=read)
 
