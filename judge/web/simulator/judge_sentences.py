@@ -129,8 +129,8 @@ def _token(p: dict, n: Named) -> str:
     supers = _texts(p["supertypes"]) if p.get("supertypes") else []
     words = [terms.TYPE_IT[t] for t in types]
     for s in supers:                                    # «creatura leggendaria», «artefatto leggendario»
-        word = forms.SUPERTYPES_IT[s]
-        if types and types[0] in _FEMININE_TYPES and word.endswith("o"):
+        word = forms.SUPERTYPES_IT[s]                   # (the others, «base», «mondo», «neve», never change)
+        if s == "legendary" and types and types[0] in _FEMININE_TYPES:
             word = word[:-1] + "a"
         words.append(word)
     line = " ".join(words)
