@@ -67,10 +67,11 @@ def test_a_record_is_read_and_written_back():
     (skip(event="phase", part="draw"), "effect.when.phase", "fase sconosciuta"),
     ({**skip(event="turn"), "when": {"step": "draw"}}, "effect.when", "togli when"),
     (skip(players=("p1", "p2"), uses=1), "effect.uses", "un record per giocatore"),
-    ({**skip(), "affects": "self"}, "effect.affects", "chi salta"),
+    ({**skip(), "affects": "self"}, "effect.affects", "riguarda giocatori"),
     ({**skip(), "instead": [{"op": "exile"}]}, "effect.instead", "614.10"),
     ({**skip(), "kind": "static"}, "effect.source", "611.3"),
     (skip(uses=0), "effect.uses", "non minore di 1"),
+    ({**skip(), "shield": 2}, "effect.shield", "campo sconosciuto"),
 ])
 def test_a_wrong_record_gets_an_italian_error_with_its_path(record, path, words):
     errs = errors_of(record)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.characteristics import effect_schema, replacement_schema
-from judge.engine.characteristics.effect_schema import DURATIONS, KINDS, _affects, _condition
 from judge.engine.state import Effect
 from judge.engine.steps import STEPS
 from judge.engine.validation import Validator
@@ -39,42 +38,19 @@ def is_skip(d: Any) -> bool:
 
 
 def read(v: Validator, d: Any, path: str) -> Effect | None:
-    """One skip record, checked (``is_skip(d)`` holds)."""
+    """One skip record, checked (``is_skip(d)`` holds).  The fields it shares with the other
+    replacement records are read by their schema, as a skip of a player's event (a draw's)."""
     v.unknown_keys(d, KEYS, path)
     event = d["event"]
-    eid = v.typed(d, "id", path, "str", required=True)
-    kind = v.typed(d, "kind", path, "str", "static") or "static"
-    if kind not in KINDS:
-        v.err(f"{path}.kind", 'atteso "static" (abilità statica) o "resolved" (magia o abilità '
-                              'risolta)')
-        kind = "static"
-    duration = v.typed(d, "duration", path, "str", "game") or "game"
-    if duration not in DURATIONS:
-        v.err(f"{path}.duration", f'durata sconosciuta "{duration[:40]}" (ammesse: '
-                                  f'{", ".join(DURATIONS)})')
-        duration = "game"
     if d.get("instead", SKIP) != SKIP:
         v.err(f"{path}.instead", 'saltare una sottofase, una fase o un turno è «invece non fare '
                                  'nulla» (614.10): instead è [{"op": "skip"}] (o si omette)')
-    cond = v.typed(d, "condition", path, "dict", None, nullable=True)
-    uses = v.typed(d, "uses", path, "int", None, nullable=True)
-    if uses is not None and uses < 1:
-        v.err(f"{path}.uses", "atteso un intero non minore di 1 (quante delle prossime saltare)")
-        uses = None
-    e = Effect(
-        id=eid or "?", text=v.typed(d, "text", path, "str", "") or "",
-        source=v.typed(d, "source", path, "str", None, nullable=True), kind=kind,
-        controller=v.typed(d, "controller", path, "str", None, nullable=True),
-        affects=_affects(v, d.get("affects", "game"), f"{path}.affects"), does=[],
-        duration=duration if kind == "resolved" else "game",
-        condition=_condition(v, cond, f"{path}.condition") if cond else None,
-        timestamp=v.typed(d, "timestamp", path, "int", None, nullable=True),
-        granted_by=v.typed(d, "granted_by", path, "str", None, nullable=True),
-        card=v.typed(d, "card", path, "str", None, nullable=True),
-        event=event, when=_when(v, d.get("when"), event, f"{path}.when"), instead=list(SKIP),
-        optional=v.typed(d, "optional", path, "bool", False), uses=uses,
-        functions_in=replacement_schema._zones(v, d, "functions_in", path)
-        if "functions_in" in d else None)
+    shared = {k: x for k, x in d.items() if k in KEYS and k not in ("when", "event", "instead")}
+    e = replacement_schema.read(v, {**shared, "affects": d.get("affects", "game"),
+                                    "event": "draw", "instead": SKIP}, path)
+    if e is None:
+        return None
+    e.event, e.when = event, _when(v, d.get("when"), event, f"{path}.when")
     _coherent(v, e, path)
     return e
 
@@ -101,18 +77,11 @@ def _when(v: Validator, w: Any, event: str, path: str) -> dict | None:
 
 
 def _coherent(v: Validator, e: Effect, path: str) -> None:
-    if e.kind == "static" and e.source is None and e.granted_by is None:
-        v.err(f"{path}.source", "un'abilità statica ha la sua fonte: l'oggetto su cui è scritta "
-                                "(611.3)")
-    if e.functions_in is not None and e.kind != "static":
-        v.err(f"{path}.functions_in", "solo un'abilità statica funziona in una zona (113.6b)")
+    """«Next» is counted for one player (the shared fields are checked by the schema)."""
     players = isinstance(e.affects, dict) and "players" in e.affects
-    if not (players or e.affects == "game"):
-        v.err(f"{path}.affects", 'chi salta: affects {"players": …} (una lista di id, "you", '
-                                 '"opponents", "each") o "game" (ogni giocatore)')
-    elif e.uses is not None and not (players and isinstance(e.affects["players"], list)
-                                     and len(e.affects["players"]) == 1
-                                     or e.affects == {"players": "you"}):
+    if e.uses is not None and not (players and isinstance(e.affects["players"], list)
+                                   and len(e.affects["players"]) == 1
+                                   or e.affects == {"players": "you"}):
         v.err(f"{path}.uses", "«la prossima» si conta per un giocatore (614.10a): un record per "
                               'giocatore, con affects {"players": ["…"]} o {"players": "you"}')
 
