@@ -18,7 +18,9 @@ SAME_CHARACTERISTICS = frozenset((
     "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
     "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
     "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
-    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness"))
+    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness",
+    "replacement_event", "replacement_note", "replacement_result", "replacement_applied",
+    "replacement_choice", "cant"))
 
 
 class NeedDecision(Exception):

@@ -99,6 +99,19 @@ class Board:
     quick = False
 
 
+    def holders(self, ability: str) -> frozenset[str]:
+        """The objects whose abilities, as the layers left them, include ``ability`` (an
+        "@id" static ability): indexed once per board."""
+        index = self.__dict__.get("_holders")
+        if index is None:
+            index = {}
+            for oid, w in self.works.items():
+                for a in w.abilities:
+                    if a[:1] == "@":
+                        index.setdefault(a, set()).add(oid)
+            index = self._holders = {a: frozenset(o) for a, o in index.items()}
+        return index.get(ability, frozenset())
+
     def affected_by(self, effect_id: str) -> list[str]:
         """The objects an effect of the file changed (any of its instances)."""
         return [oid for oid, steps in self.steps.items()
@@ -108,9 +121,14 @@ class Board:
 # --- the cache ----------------------------------------------------------------------------------
 
 class Quick:
-    """The layers of a state without continuous effects: each object's own values with its
-    counters, worked out when read (``own``).  What else a board has (the explanation of
-    counters, copiable values) comes from a full computation, done once if asked."""
+    """The layers of a state where no continuous effect changes a characteristic (no record
+    with operations in the layers: none at all, or only replacement and prevention records,
+    614–616, whose ``does`` is empty): each object's own values with its counters and its
+    static abilities, worked out when read (``own``).  What else a board has (the objects as
+    the layers leave them, the explanation of counters, copiable values) comes from a full
+    computation, done once if asked — and so do the objects outside the battlefield when the
+    state has records: a full computation gives them their zone's values (a spell's
+    controller)."""
 
     players: dict = {}
     rules: dict = {}
@@ -119,7 +137,9 @@ class Quick:
     def __init__(self, st: State):
         self.st = st
         self._chars: dict[int, Chars] = {}
+        self._seen: list[Card] = []          # held, so no id in ``_chars`` is reused meanwhile
         self._full: Board | None = None
+        self.static_of = static_of(st) if st.effects else {}
         self.version = -1
         self.fingerprint: Any = None
         self.shape: tuple = ()
@@ -127,13 +147,27 @@ class Quick:
     def chars_of(self, obj: Card) -> Chars:
         c = self._chars.get(id(obj))
         if c is None:
-            c = self._chars[id(obj)] = own(obj, getattr(obj, "controller", None) or None)
+            if isinstance(obj, Permanent) or not self.st.effects:
+                c = own(obj, getattr(obj, "controller", None) or None, self.static_of)
+            else:
+                c = _from_board(self.full(), obj)
+            self._chars[id(obj)] = c
+            self._seen.append(obj)
         return c
 
-    def __getattr__(self, name: str):
+    def full(self) -> Board:
         if self._full is None:
             self._full = compute(self.st)
-        return getattr(self._full, name)
+        return self._full
+
+    def __getattr__(self, name: str):
+        return getattr(self.full(), name)
+
+
+def layered(st: State) -> bool:
+    """Does any effect of the state apply in the layers (613)?  A replacement or prevention
+    record (614, 615) has no operations there (``does`` is empty)."""
+    return any(e.does for e in st.effects)
 
 
 def board(st: State) -> Board:
@@ -146,7 +180,7 @@ def board(st: State) -> Board:
             raise AssertionError("caratteristiche in cache non aggiornate: una modifica dello "
                                  f"stato non ha chiamato st.touch(): {str(diff)[:600]}")
         return cached
-    b = compute(st) if st.effects else Quick(st)
+    b = compute(st) if layered(st) else Quick(st)
     b.version, b.shape = version, shape
     b.fingerprint = fingerprint(st) if VERIFY else None
     st._layers = b
@@ -182,6 +216,12 @@ def chars(st: State, obj: Card) -> Chars:
     if b.quick:
         c = b._chars.get(id(obj))
         return c if c is not None else b.chars_of(obj)
+    return _from_board(b, obj)
+
+
+def _from_board(b: Board, obj: Card) -> Chars:
+    """``obj``'s characteristics from a full computation: its entry if it is that object,
+    else (an object no effect reaches, or one that has left) its own values."""
     c = b.chars.get(obj.id)
     if c is not None and b.objects.get(obj.id) is obj:
         return c
