@@ -32,6 +32,9 @@ from judge.engine.characteristics.subtypes import BASIC_LAND_MANA, mana_value
 from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, State
 
 VERIFY = os.environ.get("JUDGE_LAYERS_VERIFY") == "1"
+# Off: every read computes the whole board afresh (no cache, no quick path) — the reference a
+# property test checks the cache against (tests/engine/test_layers_cache_off.py); never in use.
+CACHE = True
 
 # The rule of each layer or sublayer.
 LAYER_RULE = {"1a": "613.2a", "1b": "613.2b", "2": "613.1b", "3": "613.1c", "4": "613.1d",
@@ -171,6 +174,8 @@ def layered(st: State) -> bool:
 
 
 def board(st: State) -> Board:
+    if not CACHE:
+        return compute(st)
     version = getattr(st, "_version", 0)
     cached: Board | None = getattr(st, "_layers", None)
     shape = (len(st.battlefield), len(st.effects), len(st.stack))
@@ -211,7 +216,7 @@ def chars(st: State, obj: Card) -> Chars:
     board's checks are inlined."""
     d = st.__dict__
     b = d.get("_layers")
-    if b is None or VERIFY or b.version != d.get("_version", 0):
+    if b is None or VERIFY or not CACHE or b.version != d.get("_version", 0):
         b = board(st)
     if b.quick:
         c = b._chars.get(id(obj))
