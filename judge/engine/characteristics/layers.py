@@ -19,6 +19,7 @@ from, so a change that forgot to touch the state fails loudly instead of reading
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,14 +125,14 @@ class Board:
 # --- the cache ----------------------------------------------------------------------------------
 
 class Quick:
-    """The layers of a state where no continuous effect changes a characteristic (no record
-    with operations in the layers: none at all, or only replacement and prevention records,
-    614–616, whose ``does`` is empty): each object's own values with its counters and its
-    static abilities, worked out when read (``own``).  What else a board has (the objects as
-    the layers leave them, the explanation of counters, copiable values) comes from a full
-    computation, done once if asked — and so do the objects outside the battlefield when the
-    state has records: a full computation gives them their zone's values (a spell's
-    controller)."""
+    """The layers of a state where no effect applies in the layers (no record with operations
+    there: none at all, or only replacement and prevention records, 614–616, whose ``does`` is
+    empty).  Then no object's values depend on another's: each object's are its own, with its
+    counters and its static abilities, worked out when read — a permanent's by ``own``, the
+    layers' objects (``works``, any zone) each by a computation of that object alone.  What
+    else a board has (the explanation of counters, copiable values, every object at once)
+    comes from a full computation, done once if asked.  It is read only while the state has
+    the version it was made for (``board``); ``VERIFY`` checks that it is."""
 
     players: dict = {}
     rules: dict = {}
@@ -143,6 +144,9 @@ class Quick:
         self._seen: list[Card] = []          # held, so no id in ``_chars`` is reused meanwhile
         self._full: Board | None = None
         self.static_of = static_of(st) if st.effects else {}
+        self.works = _OwnWorks(self)
+        self._printed: dict[str, set[str]] | None = None      # "@id" → who has it printed
+        self._holders: dict[str, frozenset[str]] = {}
         self.version = -1
         self.fingerprint: Any = None
         self.shape: tuple = ()
@@ -150,21 +154,95 @@ class Quick:
     def chars_of(self, obj: Card) -> Chars:
         c = self._chars.get(id(obj))
         if c is None:
-            if isinstance(obj, Permanent) or not self.st.effects:
-                c = own(obj, getattr(obj, "controller", None) or None, self.static_of)
+            entry = None if isinstance(obj, Permanent) else self.works.entry(obj.id)
+            if entry is not None and entry[0] is obj:
+                c = self.works[obj.id].chars()       # its zone's values (a spell's controller)
             else:
-                c = _from_board(self.full(), obj)
+                c = own(obj, getattr(obj, "controller", None) or None, self.static_of)
             self._chars[id(obj)] = c
             self._seen.append(obj)
         return c
 
+    def holders(self, ability: str) -> frozenset[str]:
+        """As :meth:`Board.holders`: without effects in the layers an object has an "@id"
+        ability only if printed (among its keywords, or as the source the record names)."""
+        if self._printed is None:
+            self._printed = {}
+            for oid, effs in self.static_of.items():
+                for e in effs:
+                    self._printed.setdefault(f"@{e.id}", set()).add(oid)
+            for oid, (c, *_) in self.works.entries().items():
+                for a in c.keywords:
+                    if a[:1] == "@":
+                        self._printed.setdefault(a, set()).add(oid)
+        found = self._holders.get(ability)
+        if found is None:
+            found = self._holders[ability] = frozenset(
+                oid for oid in self._printed.get(ability, ())
+                if oid in self.works and ability in self.works[oid].abilities)
+        return found
+
     def full(self) -> Board:
         if self._full is None:
+            self.check()
             self._full = compute(self.st)
         return self._full
 
+    def check(self) -> None:
+        """VERIFY: computing now for the state it was made for, not for a later one."""
+        if VERIFY and getattr(self.st, "_version", 0) != self.version:
+            raise AssertionError("caratteristiche calcolate per uno stato già cambiato "
+                                 "(layers.Quick letto dopo st.touch())")
+
     def __getattr__(self, name: str):
         return getattr(self.full(), name)
+
+
+class _OwnWorks(Mapping):
+    """The layers' objects of a :class:`Quick` state: each computed alone when asked (the same
+    as a full computation gives it: no effect there reaches from one object to another), all of
+    them by the full computation when iterated."""
+
+    def __init__(self, q: Quick):
+        self.q = q
+        self._entries: dict[str, Entry] | None = None
+        self._got: dict[str, Work] = {}
+
+    def entries(self) -> dict[str, Entry]:
+        if self._entries is None:
+            self._entries = universe(self.q.st)
+        return self._entries
+
+    def entry(self, oid: str) -> Entry | None:
+        return self.entries().get(oid)
+
+    def __getitem__(self, oid: str) -> Work:
+        w = self._got.get(oid)
+        if w is None:
+            if self.q._full is not None:
+                return self.q._full.works[oid]
+            e = self.entries()[oid]
+            self.q.check()
+            w = self._got[oid] = _Run(self.q.st, [e]).run().works[oid]
+        return w
+
+    def get(self, oid, default=None):
+        return self[oid] if oid in self.entries() else default
+
+    def __contains__(self, oid) -> bool:
+        return oid in self.entries()
+
+    def __iter__(self):
+        return iter(self.entries())
+
+    def __len__(self) -> int:
+        return len(self.entries())
+
+    def items(self):
+        return self.q.full().works.items()
+
+    def values(self):
+        return self.q.full().works.values()
 
 
 def layered(st: State) -> bool:
@@ -302,10 +380,37 @@ def _zones_named(st: State) -> set[str]:
     return zones - {"battlefield"}
 
 
-class _Run:
-    """One computation of the layers for a state."""
+Entry = tuple[Card, str, "str | None", int]      # an object, its zone, controller, timestamp
 
-    def __init__(self, st: State):
+
+def universe(st: State) -> dict[str, Entry]:
+    """The objects the layers compute, by id (the first object of an id): the permanents phased
+    in (702.26b: one phased out is treated as though it doesn't exist), the cards of the zones
+    an effect names, the sources in the command zone, the spells on the stack if named."""
+    out: dict[str, Entry] = {}
+    for p in st.battlefield:
+        if not p.phased_out and p.id not in out:
+            out[p.id] = (p, "battlefield", p.controller, p.timestamp)
+    zones = _zones_named(st)
+    sources = {e.source for e in st.effects if e.source is not None}
+    for pl in st.players:
+        for z in CARD_LISTS:
+            for c in pl.zone(z):
+                if (z in zones or (z == "command" and c.id in sources)) and c.id not in out:
+                    out[c.id] = (c, z if z in ("hand", "library", "graveyard", "exile",
+                                               "command") else "command", None, 0)
+    if "stack" in zones:
+        for item in st.stack:
+            if item.card is not None and item.card.id not in out:
+                out[item.card.id] = (item.card, "stack", item.controller, 0)
+    return out
+
+
+class _Run:
+    """One computation of the layers for a state (for the objects of ``only``, when no effect
+    applies in the layers: then each object's values are its own, computed alone)."""
+
+    def __init__(self, st: State, only: list[Entry] | None = None):
         self.st = st
         self.static_of = static_of(st)
         self.works: dict[str, Work] = {}
@@ -315,31 +420,10 @@ class _Run:
         self.order: list[Step] = []
         self.waited: dict[str, dict[str, str]] = {}      # instance → effects it depended on
         self.seq = 0
-        self._universe()
-        self.cat = Catalog(st, self.works)
-
-    def _universe(self) -> None:
-        st = self.st
-        for p in st.battlefield:
-            if not p.phased_out:              # 702.26b: treated as though it doesn't exist
-                self._add(p, "battlefield", p.controller, p.timestamp)
-        zones = _zones_named(st)
-        sources = {e.source for e in st.effects if e.source is not None}
-        for pl in st.players:
-            for z in CARD_LISTS:
-                for c in pl.zone(z):
-                    if z in zones or (z == "command" and c.id in sources):
-                        self._add(c, z if z in ("hand", "library", "graveyard", "exile",
-                                                "command") else "command", None, 0)
-        if "stack" in zones:
-            for item in st.stack:
-                if item.card is not None:
-                    self._add(item.card, "stack", item.controller, 0)
-
-    def _add(self, c: Card, zone: str, controller: str | None, ts: int) -> None:
-        if c.id not in self.works:
+        for c, zone, controller, ts in (universe(st).values() if only is None else only):
             self.works[c.id] = start(c, zone, self.static_of, controller, ts)
             self.objects[c.id] = c
+        self.cat = Catalog(st, self.works)
 
     # --- applying one instance ---------------------------------------------------------------
     def apply_ops(self, inst: Inst, layer: str, w: Work, works: dict[str, Work]) -> list[str]:
