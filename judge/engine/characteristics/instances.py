@@ -78,8 +78,6 @@ class Catalog:
         self.st = st
         self.works = works
         self.by_id = {e.id: e for e in st.effects}
-        self.static = [e for e in st.effects if e.kind == "static"]
-        self.resolved = [e for e in st.effects if e.kind == "resolved"]
         self.index = {e.id: i for i, e in enumerate(st.effects)}
         self.insts: dict[str, Inst] = {}
         self.perms = {p.id: p for p in st.battlefield}
