@@ -22,7 +22,7 @@ SAME_CHARACTERISTICS = frozenset((
     "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
     "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness",
     "replacement_event", "replacement_note", "replacement_result", "replacement_applied",
-    "replacement_choice", "cant"))
+    "replacement_choice"))
 
 
 class NeedDecision(Exception):

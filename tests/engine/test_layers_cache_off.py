@@ -2,9 +2,10 @@
 and replacement and prevention effects (614–616), driven by random steps and judge actions,
 give the same log, the same state and the same characteristics of every object in every zone
 with the cache on (a board per state version, the quick path) and with it off
-(``layers.CACHE``: every read computes the whole board afresh).  A change of the state that
-forgot ``st.touch()``, or an event wrongly counted among those that change no characteristic
-(``context.SAME_CHARACTERISTICS``), makes the cached game read stale values and differ."""
+(``layers.CACHE``, off while the game is made and played: every read computes the whole board
+afresh).  A change of the state that forgot ``st.touch()``, or an event wrongly counted among
+those that change no characteristic (``context.SAME_CHARACTERISTICS``), makes the cached game
+read stale values and differ."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from judge.engine.errors import IllegalAction, ScenarioError
 from judge.engine.state import CARD_LISTS
 from test_layer_properties import CREATURES, static_effect
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -82,7 +83,7 @@ def boards(draw) -> dict:
     return scenario(bf, effects=effects, step=draw(st.sampled_from(["upkeep", "precombat_main"])))
 
 
-VERBS = ["step", "step", "step", "undo", "end", "counter", "pump", "destroy", "exile",
+VERBS = ["step", "step", "undo", "end", "counter", "pump", "destroy", "exile",
          "phase_out", "phase_in", "regenerate", "prevent", "damage", "control", "sacrifice",
          "token", "gain", "mill"]
 # (verb, creature, player, which effect)
@@ -164,10 +165,10 @@ def _seen(g: Game) -> tuple:
             [layers.player(s, p.id) for p in s.players], layers.rule_off(s, "no_legend_rule"))
 
 
-def _with_cache(on: bool, fn, g: Game):
+def _with_cache(on: bool, fn, arg):
     layers.CACHE = on
     try:
-        return fn(g)
+        return fn(arg)
     finally:
         layers.CACHE = True
 
@@ -175,25 +176,28 @@ def _with_cache(on: bool, fn, g: Game):
 @SETTINGS
 @given(boards(), st.lists(ACTION, min_size=1, max_size=8))
 def test_the_cache_changes_nothing_a_game_shows(data, actions):
-    cached, fresh = Game.from_dict(data), Game.from_dict(data)
+    cached, fresh = Game.from_dict(data), _with_cache(False, Game.from_dict, data)
     assert _with_cache(True, _seen, cached) == _with_cache(False, _seen, fresh)
     for action in actions:
         refused = _with_cache(True, lambda g: _do(g, action), cached)
         assert _with_cache(False, lambda g: _do(g, action), fresh) == refused
         assert _with_cache(True, _seen, cached) == _with_cache(False, _seen, fresh), action
+        assert "_layers" not in fresh.state.__dict__          # nothing was kept: all fresh
 
 
 def test_with_the_cache_off_a_stale_value_is_never_read():
     """The reference is a fresh computation: a change made behind the engine's back (no
     ``touch``) is seen at once with the cache off, and not with it on."""
-    g = Game.from_dict(scenario([{"id": "c1", "name": "Orso", "types": ["creature"], "power": 2,
-                                  "toughness": 2, "controller": "p1"}],
-                                effects=[{"id": "e", "source": "c1", "kind": "static",
-                                          "affects": "self",
-                                          "does": [{"op": "modify_pt", "power": 1,
-                                                    "toughness": 1}]}]))
-    p = g.state.battlefield[0]
-    assert layers.chars(g.state, p).power == 3
-    p.power = 5
-    assert layers.chars(g.state, p).power == 3            # cached: the change did not touch
-    assert _with_cache(False, lambda g: layers.chars(g.state, p).power, g) == 6
+    data = scenario([{"id": "c1", "name": "Orso", "types": ["creature"], "power": 2,
+                      "toughness": 2, "controller": "p1"}],
+                    effects=[{"id": "e", "source": "c1", "kind": "static", "affects": "self",
+                              "does": [{"op": "modify_pt", "power": 1, "toughness": 1}]}])
+
+    def read_change_read(g: Game) -> tuple[int, int]:
+        p = g.state.battlefield[0]
+        before = layers.chars(g.state, p).power
+        p.power = 5
+        return before, layers.chars(g.state, p).power
+
+    assert read_change_read(Game.from_dict(data)) == (3, 3)       # cached: the change didn't touch
+    assert _with_cache(False, lambda d: read_change_read(Game.from_dict(d)), data) == (3, 6)

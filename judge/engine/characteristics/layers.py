@@ -37,8 +37,9 @@ from judge.engine.characteristics.subtypes import BASIC_LAND_MANA
 from judge.engine.state import CARD_LISTS, Card, Effect, Permanent, State
 
 VERIFY = os.environ.get("JUDGE_LAYERS_VERIFY") == "1"
-# Off: every read computes the whole board afresh (no cache, no quick path) — the reference a
-# property test checks the cache against (tests/engine/test_layers_cache_off.py); never in use.
+# Off: ``board`` keeps nothing on the state, so every read of a state made and played with it off
+# computes the whole board afresh (no cache, no quick path) — the reference a property test
+# checks the cache against (tests/engine/test_layers_cache_off.py); never off in use.
 CACHE = True
 
 # --- the cache ----------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def chars(st: State, obj: Card) -> Chars:
     board's checks are inlined."""
     d = st.__dict__
     b = d.get("_layers")
-    if b is None or VERIFY or not CACHE or b.version != d.get("_version", 0):
+    if b is None or VERIFY or b.version != d.get("_version", 0):
         b = board(st)
     if b.quick:
         c = b._chars.get(id(obj))
