@@ -74,7 +74,10 @@ class Quick:
     def chars_of(self, obj: Card) -> Chars:
         c = self._chars.get(id(obj))
         if c is None:
-            entry = None if isinstance(obj, Permanent) else self.works.entry(obj.id)
+            # without effects only permanents are computed; with records, cards of the zones
+            # they name too
+            entry = None if isinstance(obj, Permanent) or not self.st.effects else \
+                self.works.entry(obj.id)
             if entry is not None and entry[0] is obj:
                 c = self.works[obj.id].chars()       # its zone's values (a spell's controller)
             else:
@@ -219,7 +222,10 @@ def chars(st: State, obj: Card) -> Chars:
     if b.quick:
         c = b._chars.get(id(obj))
         return c if c is not None else b.chars_of(obj)
-    return _from_board(b, obj)
+    c = b.chars.get(obj.id)                  # _from_board, inlined
+    if c is not None and b.objects.get(obj.id) is obj:
+        return c
+    return own(obj, getattr(obj, "controller", None) or None, b.static_of)
 
 
 def _from_board(b: Board, obj: Card) -> Chars:
