@@ -52,12 +52,13 @@ from judge.search import question
 from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
+from judge.search.offline_cards import build_cards
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine,
                                 _field_query)
 from judge.search.scoring import O, T
 
-FORMAT = 2
+FORMAT = 3
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
 # made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
 STEPS, OFFSET = 100, 7.0
@@ -140,6 +141,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "nomi": {name: sorted(int(doc_id[d]) for d in docs) for name, docs in layout.named.items()},
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
+        "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "passi": STEPS,
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),
