@@ -6,22 +6,24 @@ card relies on (judge/search/named_cards.py). The browser does the same with wha
 by the server's own functions, for every name of the card table:
 
 - whether the name counts when found in a question: always (one of its long words is not an
-  ordinary word of the game: «Tarmogoyf», «Rest in Peace»), only when typed as a name (several
-  words, each long one with a capital: «Serra Angel», «Calice del Nulla»), or never («volare»,
+  ordinary word of the game: «Tarmogoyf», «Necropotence»), only when typed as a name (several
+  words, each long one with a capital: «Rest in Peace», «Calice del Nulla»), or never («volare»,
   «cautela»: words of the rules). A name that never counts, or has more words than the server looks
-  at (``mentions.MAX_NAME_WORDS``), is left out: the browser never needs it;
+  at (``mentions.MAX_NAME_WORDS``), is not matched (a card with no name that counts is left out);
 - the face it stands for (``lookup.exact``: the first, as the server takes it), and that face's
   candidate rules with their weights (``named_cards``: keywords, types, layout, the rules its text
   invokes).
 
-Format (JSON, compact: 32,800 faces, about 60,000 names):
+Format (JSON, compact: the 32,510 faces with a name that may count, about 50,000 names):
 
-- ``nomi``: {"1"|"2": names}: ``1`` the names that always count, ``2`` those that count when typed
-  as a name. ``names`` is a string of the folded names (judge.cards.names.name_key) in sorted
-  order, each ``key=card`` (``card`` in base 36), separated by ``|``;
-- ``schede``: each card as [name shown, English name beside it or "", its rule set];
-- ``insiemi``: the rule sets, each "position:weight …" (rule position in ``regole``, base 36;
-  the weight as the server computes it);
+- ``schede``: one line per card (``\n`` between), in the order of its English name; a line is ``e`` or
+  ``i`` (``i``: its second name is the Italian one shown, with the English beside it) and its names as
+  the table writes them, ``|`` between, each after a ``0`` (never counts: kept to be shown), ``1``
+  (always counts) or ``2`` (counts typed as a name). The browser folds them as the server does
+  (judge.cards.names.name_key): written once, a name both matches and shows;
+- ``regole``: each card's rule set, in the order of ``schede``, base 36, space-separated;
+- ``insiemi``: the rule sets, the commonest first, each "position:weight …" (rule position in
+  ``regole`` of the index, base 36; the weight as the server computes it);
 - ``parole``: ``mentions.MAX_NAME_WORDS``, ``carte``: ``mentions.MAX_MENTIONS``, ``lunghe``:
   ``mentions.MIN_DISTINCT_CHARS``, ``peso``: ``question.W_CARD``.
 """
@@ -42,7 +44,8 @@ from judge.search.named_cards import _add_face
 NEVER, ALWAYS, TYPED_AS_NAME = "0", "1", "2"
 
 
-def _b36(n: int) -> str:
+def b36(n: int) -> str:
+    """``n`` in base 36 (the offline index's numbers)."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
     while True:
@@ -85,7 +88,8 @@ def build_cards(corpus, ordinary: Callable[[str], bool], table: CardTable | None
                 seen.add(key)
                 kind = counts_as(key, ordinary) if len(key.split()) <= MAX_NAME_WORDS else None
                 # A name two cards share stands for the one the server takes (lookup.exact: the first).
-                if kind is not None and exact(key, table)[0].face.name != face.name:
+                shared = any(h.row != row for h in table.index.exact(key))
+                if kind is not None and shared and exact(key, table)[0].face.name != face.name:
                     kind = None
                 shown = i == 0 or name == face.name_it
                 if kind is not None or shown:
@@ -97,12 +101,12 @@ def build_cards(corpus, ordinary: Callable[[str], bool], table: CardTable | None
                 continue
             acc: dict[str, float] = {}
             _add_face(acc, face, rules, corpus)
-            rule_set = " ".join(f"{_b36(position[n])}:{_weight(w)}" for n, w in sorted(acc.items(), key=lambda x: position[x[0]]))
+            rule_set = " ".join(f"{b36(position[n])}:{_weight(w)}" for n, w in sorted(acc.items(), key=lambda x: position[x[0]]))
             lines.append((name_key(face.name), italian + "|".join(entries), rule_set))
     lines.sort()
     by_use = Counter(r for _, _, r in lines)
     sets = sorted(by_use, key=lambda r: (-by_use[r], r))  # the commonest sets get the shortest ids
-    set_id = {r: _b36(i) for i, r in enumerate(sets)}
+    set_id = {r: b36(i) for i, r in enumerate(sets)}
     return {
         "schede": "\n".join(line for _, line, _ in lines),
         "regole": " ".join(set_id[r] for _, _, r in lines),

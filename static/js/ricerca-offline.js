@@ -392,6 +392,6 @@
     return namedCards(prepare(ix), query).cards.map(function (c) { return { name: c.name, english: c.english }; });
   }
 
-  root.judgeRicercaOffline = { search: search, cards: cardsNamed, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
+  root.judgeRicercaOffline = { search: search, cards: cardsNamed, nameKey: function (t) { return nameWords(t).join(" "); }, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
     terms: function (ix, text, lang) { return terms(prepare(ix), text, lang); } };
 })(typeof self !== "undefined" ? self : this);
