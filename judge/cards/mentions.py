@@ -5,7 +5,7 @@ A name counts when it is written whole (any case, accents or not, Italian or Eng
 cannot be a phrase of the game's own: it is typed as a name (several words, each long one with a
 capital: «Serra Angel», «Calice del Nulla»), or at least one of its long words is not an ordinary
 word of the game (``ordinary``, given by the caller: the search says which words its rules' texts
-and its glossary use). So «Tarmogoyf», «Rest in Peace» and «nebbia» (Fog) are cards, while
+and its glossary use, and which phrases are terms of its glossary). So «Tarmogoyf», «Rest in Peace» and «nebbia» (Fog) are cards, while
 «volare» and «cautela», the Italian names of Flight and Vigilance and words of the rules, are read
 as the words they are (the whole query «cautela» still shows the card: judge.cards.lookup.named).
 A word players use that the rules do not («contromagia») is read as the card it names
@@ -44,7 +44,11 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 
 def _is_a_name(text: str, toks: list[tuple[str, int, int]], ordinary: Callable[[str], bool]) -> bool:
     """Words that name a card rather than say something of the game: a name of several words typed
-    as a name («Serra Angel», «Calice del Nulla»), or any name with a word the rules never use."""
+    as a name («Serra Angel», «Calice del Nulla»), or any name with a word the rules never use. A
+    name of several words that is itself a term of the game («Two-Headed Giant», the variant and a
+    card) is read as the term: ``ordinary`` of the words joined by spaces says so."""
+    if len(toks) > 1 and ordinary(" ".join(w for w, _, _ in toks)):
+        return False
     long = [(w, a) for w, a, _ in toks if len(w) >= MIN_DISTINCT_CHARS]
     if len(toks) > 1 and long and all(text[a].isupper() for _, a in long):
         return True

@@ -17,6 +17,11 @@ QUESTIONS_FILE = ROOT / "tests" / "search" / "questions.json"
 FRESH_FILE = ROOT / "tests" / "search" / "questions_fresh.json"
 # Full questions written blind after the tuning of issue 36 was frozen: measured, never looked into.
 BLIND_FILE = ROOT / "tests" / "search" / "questions_blind.json"
+# 100 full questions written by a session that never saw the search (29 November 2026), measured once;
+# then looked into (docs/ricerca.md): no longer blind for what came after.
+BLIND2_FILE = ROOT / "tests" / "search" / "questions_blind2.json"
+# 100 more, written the same way while the engine was frozen after it; measured once, never looked into.
+BLIND3_FILE = ROOT / "tests" / "search" / "questions_blind3.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -90,6 +95,16 @@ def load_fresh(path: Path | None = None) -> list[Question]:
 def load_blind(path: Path | None = None) -> list[Question]:
     """The blind full questions of issue 36 (tests/search/questions_blind.json), in the half "cieca"."""
     return _read(Path(path or BLIND_FILE), default="cieca")
+
+
+def load_blind2(path: Path | None = None) -> list[Question]:
+    """The second blind set of issue 36 (tests/search/questions_blind2.json), in the half "cieca-2"."""
+    return _read(Path(path or BLIND2_FILE), default="cieca-2")
+
+
+def load_blind3(path: Path | None = None) -> list[Question]:
+    """The third blind set of issue 36 (tests/search/questions_blind3.json), in the half "cieca-3"."""
+    return _read(Path(path or BLIND3_FILE), default="cieca-3")
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -225,5 +240,5 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    every = load_questions() + load_fresh() + load_blind() + load_learning()
+    every = load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3() + load_learning()
     print(report(every, engine_ranker(get_engine(instance, load_corpus()))))

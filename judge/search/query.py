@@ -550,6 +550,9 @@ class Engine:
     def _ordinary(self, word: str) -> bool:
         """A word the rules' own texts use, or the search glossary's (a card's name is not:
         judge/cards/mentions.py). ``ordinary`` is this, with its answers kept."""
+        if " " in word:  # a phrase: one term of the glossary, whole («two headed giant»)
+            found = self.glossary.match(word.split())
+            return len(found) == 1 and found[0][:2] == (0, len(word.split()))
         if word in self.glossary.words:
             return True
         for lang in ("it", "en"):

@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 
 from tests.e2e_scenario.test_simulatore import WIDER
 from tests.scenario_web.test_judge_actions import BOARDS, VALID, board
+from tests.scenario_web.test_judge_sentences import SAID
 from judge.engine.registry import RAW_EDITS
-from judge.web.simulator import actions as acts, judge_sentences
+from judge.web.simulator import actions as acts
 
 VIEWPORTS = {"telefono": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
                           "is_mobile": True},
@@ -88,9 +89,8 @@ def test_every_judge_action_form(device, server, shots):
             fill(form, k, v)
         form.get_by_role("button", name="Applica").click()
         log = page.locator(".sc-log")
-        # the judge's action as a sentence where it has one («Il giudice mette 2 segnalini …»)
-        said = "Il giudice" if name in judge_sentences.SENTENCES and name != "concede" else f"Azione del giudice: {spec.label}"
-        expect(log.locator(".sc-act-label").last).to_contain_text("dal giudice" if name == "concede" else said)
+        # the judge's action as a sentence («Il giudice mette 2 segnalini +1/+1 su Lupo.»)
+        expect(log.locator(".sc-act-label").last).to_have_text(SAID[name])
         if name in RAW_EDITS:                   # no rule governs a raw edit: it says what it is
             expect(log).to_contain_text(rule)
         else:

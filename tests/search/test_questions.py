@@ -94,10 +94,19 @@ def test_a_card_is_found_inside_a_question(engine, q, card):
 
 
 @pytest.mark.parametrize("q", ["la creatura con volare e cautela", "grimorio vuoto",
-                               "posso annullare un'azione illegale?", "cosa fa protezione dal rosso?"])
+                               "posso annullare un'azione illegale?", "cosa fa protezione dal rosso?",
+                               # a card's name typed as a name, and a term of the game: the variant
+                               "In Two-Headed Giant il mio compagno perde punti vita: scendono anche i miei?",
+                               "una creatura con Battle Cry attacca: chi prende il bonus?"])
 def test_words_of_the_rules_are_not_read_as_cards(engine, q):
     # «volare» and «cautela» are also the Italian names of Flight and Vigilance: words of the rules first.
     assert mentioned(q, engine.ordinary) == [] and engine.search(q).cards == []
+
+
+def test_a_game_term_keeps_its_words_and_finds_its_rules(engine):
+    # «Two-Headed Giant» is a card and the variant (810): read as a card, its words left the search.
+    q = "In Two-Headed Giant il mio compagno perde punti vita: scendono anche i miei?"
+    assert ranked(engine, q, 1)[0].startswith("810."), ranked(engine, q)
 
 
 @pytest.mark.parametrize("q, rule", [

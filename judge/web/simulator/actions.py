@@ -474,20 +474,22 @@ def _value_text(p: Param, v: Any, st: State | None) -> str:
         if isinstance(x, str) and st is not None and (st.has_player(x) or st.find_card(x)):
             return st.name_of(x)
         return str(x)
+    def word(table: Mapping[str, str], x: Any) -> str:      # a hand-made file's value may be a list
+        return table.get(x, x) if isinstance(x, str) else str(x)
     if isinstance(v, bool):
         return p.label[:1].lower() + p.label[1:] if v else ""
     if p.kind == "zone":
-        return ZONE_LABELS.get(v, str(v)).lower()
+        return word(ZONE_LABELS, v).lower()
     if p.kind == "choice":
-        return dict(p.choices).get(v, str(v))
+        return word(dict(p.choices), v)
     if p.kind == "keywords" and isinstance(v, list):
         return kw.italian_list([str(k) for k in v], st.name_of if st is not None else None)
     if p.kind == "types" and isinstance(v, list):
-        return ", ".join(forms.TYPES_IT.get(k, k) for k in v)
+        return ", ".join(word(forms.TYPES_IT, k) for k in v)
     if p.kind == "counter":
-        return f"segnalini {forms.COUNTERS_IT.get(v, v)}"
+        return f"segnalini {word(forms.COUNTERS_IT, v)}"
     if isinstance(v, dict):
-        return ", ".join(f"{n} {forms.MANA_IT.get(m, m)}" for m, n in v.items())
+        return ", ".join(f"{n} {word(forms.MANA_IT, m)}" for m, n in v.items())
     if isinstance(v, list):
         return ", ".join(named(x) for x in v)
     if p.name in ("power", "toughness") and isinstance(v, int):
