@@ -56,8 +56,8 @@ from judge.search import question
 from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
-from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
+from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine,
                                 _field_query)
 from judge.search.scoring import O, T

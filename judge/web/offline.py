@@ -59,7 +59,7 @@ _lock = threading.Lock()
 CODE = ("web/offline", "web/offline_data", "web/previews", "web/rules", "web/parts", "web/render", "search", "corpus",
         "cards")
 # The search's data tables that its index for the copy carries (the glossary, the question frames, the
-# questions it learned from): a change to one is a new copy too.
+# questions it learned from, the card table and the rules a card's text invokes): a change to one is a new copy too.
 SEARCH_DATA = Path(__file__).resolve().parent.parent / "search"
 CARDS_DATA = SEARCH_DATA.parent / "cards"  # the rules a card's text invokes (testo_regole.tsv)
 
