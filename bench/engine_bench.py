@@ -90,34 +90,38 @@ def measure(repeat: int) -> dict[str, float]:
     return out
 
 
-def _run(root: Path, repeat: int, module: str = "engine_bench") -> dict[str, float]:
-    """``module.measure`` (a bench of this folder) in a fresh process importing the engine of
-    the copy at ``root``."""
+def _run(root: Path, repeat: int, module: str = "engine_bench",
+         func: str = "measure") -> dict[str, float]:
+    """``module.func`` (a bench of this folder) in a fresh process importing the engine of the
+    copy at ``root``."""
     # judge.engine is imported from ``root`` before this module (whose own path line would
     # otherwise put this copy first)
     code = (f"import sys, json; sys.path.insert(0, {str(root)!r}); import judge.engine; "
             f"assert judge.engine.__file__.startswith({str(root)!r}), judge.engine.__file__; "
             f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r}); "
-            f"import {module} as b; print(json.dumps(b.measure({repeat})))")
+            f"import {module} as b; print(json.dumps(b.{func}({repeat})))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=str(root))
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compare(other: Path, repeat: int, rounds: int = 3, module: str = "engine_bench") -> None:
-    """This engine against the one at ``other``, alternating runs; best of all rounds."""
+def compare(other: Path, repeat: int, rounds: int = 3, module: str = "engine_bench",
+            func: str = "measure") -> None:
+    """This engine against the one at ``other``, alternating runs of ``module.func``; best of
+    all rounds."""
     here = Path(__file__).resolve().parents[1]
     best: dict[str, dict[str, float]] = {"questo": {}, "contro": {}}
     for _ in range(rounds):
         for label, root in (("questo", here), ("contro", other.resolve())):
-            for k, t in _run(root, repeat, module).items():
+            for k, t in _run(root, repeat, module, func).items():
                 best[label][k] = min(t, best[label].get(k, math.inf))
-    print(f"{'caso':>18} {'questo (ms)':>12} {'contro (ms)':>12} {'rapporto':>9}")
+    w = max(18, *(len(k) for k in best["questo"]))
+    print(f"{'caso':>{w}} {'questo (ms)':>12} {'contro (ms)':>12} {'rapporto':>9}")
     ratios = []
     for k in best["questo"]:
         a, b = best["questo"][k], best["contro"][k]
         ratios.append(a / b)
-        print(f"{k:>18} {a * 1000:>12.2f} {b * 1000:>12.2f} {a / b:>9.2f}")
+        print(f"{k:>{w}} {a * 1000:>12.2f} {b * 1000:>12.2f} {a / b:>9.2f}")
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     print(f"\nRapporto questo/contro (media geometrica dei casi): ×{geo:.2f}")
 

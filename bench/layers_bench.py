@@ -8,7 +8,10 @@ every creature's toughness) and of a whole turn, measured alternating, best of N
 ratios (with / without) of one run: the characteristics are computed once per state version
 (characteristics.layers), so the ratio says what a recomputation costs per step.
 
-Run:  .venv/bin/python bench/layers_bench.py  [--repeat N]
+Run:  .venv/bin/python bench/layers_bench.py  [--repeat N] [--contro DIR]
+With ``--contro DIR`` (another copy of the project, e.g. main: ``git archive main | tar -x -C
+DIR``) every case also runs on that copy's engine in the same session, alternating, and the
+ratios between the two engines are printed.
 """
 
 from __future__ import annotations
@@ -101,18 +104,29 @@ def timed(data: dict, action, repeat: int) -> float:
     return best
 
 
+CASES = {"passo": lambda g: g.step(),
+         "turno": lambda g: g.next_turn(defaults=True),
+         "caratteristiche": lambda g: layers.compute(g.state)}
+
+
+def measure(repeat: int) -> dict[str, float]:
+    """Best times of each case with the 20 effects and without, in seconds (``--contro``)."""
+    return {f"{name} {'con 20' if fx else 'senza'}": timed(board(fx), action, repeat)
+            for name, action in CASES.items() for fx in (True, False)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--contro", type=Path, default=None,
+                    help="un'altra copia del progetto (per esempio main), misurata nella stessa "
+                         "esecuzione, alternando")
     args = ap.parse_args()
     with_fx, without = board(True), board(False)
     assert len(with_fx["effects"]) == 20
-    cases = {"passo": lambda g: g.step(),
-             "turno": lambda g: g.next_turn(defaults=True),
-             "caratteristiche": lambda g: layers.compute(g.state)}
     best: dict[tuple[str, bool], float] = {}
     for _ in range(3):                       # alternating, so both see the same machine
-        for name, action in cases.items():
+        for name, action in CASES.items():
             for fx, data in ((True, with_fx), (False, without)):
                 t = timed(data, action, args.repeat)
                 best[(name, fx)] = min(t, best.get((name, fx), math.inf))
@@ -130,11 +144,15 @@ def main() -> None:
     print(f"Tavolo: 2 giocatori, {len(with_fx['battlefield'])} permanenti; 20 effetti continui "
           f"contro nessuno.")
     print(f"{'caso':>16} {'con 20 (ms)':>12} {'senza (ms)':>11} {'rapporto':>9}")
-    for name in cases:
+    for name in CASES:
         a, b = best[(name, True)], best[(name, False)]
         print(f"{name:>16} {a * 1000:>12.2f} {b * 1000:>11.2f} {a / b:>9.2f}")
     print(f"\nUn passo con 20 effetti ricalcola le caratteristiche {recomputed} volte (una per "
           "versione dello stato letta).")
+    if args.contro is not None:
+        from bench.engine_bench import compare
+        print(f"\nCon i 20 effetti e senza, questo motore contro {args.contro}:")
+        compare(args.contro, args.repeat, module="layers_bench")
 
 
 if __name__ == "__main__":

@@ -11,14 +11,18 @@ from judge.engine.state import State
 
 
 # Events after which every characteristic is what it was (the changes they report are not read
-# by the layers, or are made by the primitive operations that touch the state themselves).
+# by the layers, or are made by the primitive operations that touch the state themselves; the
+# lines explaining a replacement or prevention effect, 614–616, change nothing: an effect used
+# up touches the state itself).
 # tests/engine/test_layers_cache.py checks every library scenario against a fresh computation.
 SAME_CHARACTERISTICS = frozenset((
     "priority", "no_priority", "step", "skip_step", "step_to_stop", "trigger", "trigger_order",
     "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
     "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
     "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",
-    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness"))
+    "untap", "doesnt_untap", "speed", "monarch", "initiative", "summoning_sickness",
+    "replacement_event", "replacement_note", "replacement_result", "replacement_applied",
+    "replacement_choice"))
 
 
 class NeedDecision(Exception):

@@ -10,10 +10,13 @@ unit by unit and applies what the server applies after (judge/search/query.py): 
 query's units, the Italian boost, rules that are only a name ranked lower unless named, and the
 lead that analytic index headwords and jargon give their rules (judge/search/headwords.py), and
 what a question brings beyond its words (judge/search/question.py): its frame's own words weigh
-less, and the rules answering its frame and those of the questions like it are added. So «layer»,
-«livelli», «ETB», «SBA» give offline the first answers they give online. What it leaves out (typo
-correction, phrases in quotes, AND/OR/NOT, filters, the cards a question names, the quick answer)
-the offline page says.
+less, and the rules answering its frame and those of the questions like it are added; and the cards
+it names (judge/search/offline_cards.py): their names are taken out of its words and their rules added
+with the server's weights. So «layer», «livelli», «ETB», «SBA» give offline the first answers they give
+online, and so do the questions naming a card (all 43 of questions_blind.json and 134 of domande.json,
+29 November 2026). What it leaves out (typo correction, phrases in quotes, AND/OR/NOT, filters, the
+quick answer) the offline page says. The cards are about 40% of the file: 375 KB of its 895 KB with
+brotli (the index was 519 KB without them; docs/telefono-e-offline.md).
 
 Format (JSON):
 
@@ -36,6 +39,7 @@ Format (JSON):
 - ``cornici``: the question frames (judge/search/frames.py), each [phrases, subject groups, rules],
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
   learned from (judge/search/learned.py), each [its Italian stems, its rules];
+- ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
 - ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py), the
   scores' scale and the number of documents (the coverage's rarity of a unit), ``parole_vuote``: the
   stop words.
@@ -53,24 +57,15 @@ from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
+from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine,
                                 _field_query)
 from judge.search.scoring import O, T
 
-FORMAT = 2
+FORMAT = 3
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
 # made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
 STEPS, OFFSET = 100, 7.0
-
-
-def _b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if not n:
-            return out
 
 
 def _encode(docs: np.ndarray, scores: np.ndarray, doc_id: np.ndarray) -> str:
@@ -140,6 +135,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "nomi": {name: sorted(int(doc_id[d]) for d in docs) for name, docs in layout.named.items()},
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
+        "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "passi": STEPS,
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),

@@ -38,6 +38,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from judge import build_cache
 from judge.corpus import Corpus, italian_date, load_corpus
+from judge.cards.table import CARDS_FILE, default_directory
 from judge.web import compress, offline_data
 from judge.web.cache import cached, prepared
 from judge.web.errors import error_response
@@ -55,16 +56,19 @@ _lock = threading.Lock()
 
 # The code that writes the copy's files: a change to it is a new copy, as a new corpus is (else an
 # instance folder would keep files in the old format under the same name, for the new scripts).
-CODE = ("web/offline", "web/offline_data", "web/previews", "web/rules", "web/parts", "web/render", "search", "corpus")
+CODE = ("web/offline", "web/offline_data", "web/previews", "web/rules", "web/parts", "web/render", "search", "corpus",
+        "cards")
 # The search's data tables that its index for the copy carries (the glossary, the question frames, the
-# questions it learned from): a change to one is a new copy too.
+# questions it learned from, the card table and the rules a card's text invokes): a change to one is a new copy too.
 SEARCH_DATA = Path(__file__).resolve().parent.parent / "search"
+CARDS_DATA = SEARCH_DATA.parent / "cards"  # the rules a card's text invokes (testo_regole.tsv)
 
 
 def version(corpus: Corpus) -> str:
     """What names the offline copy: the edition in force, the corpus's content and the code and
     data that write the copy."""
-    tables = sorted([*SEARCH_DATA.glob("*.tsv"), *SEARCH_DATA.glob("*.json")])
+    tables = sorted([*SEARCH_DATA.glob("*.tsv"), *SEARCH_DATA.glob("*.json"), *CARDS_DATA.glob("*.tsv")])
+    tables += [p for p in (default_directory() / CARDS_FILE,) if p.exists()]  # the cards a question names
     made_by = build_cache.digest(build_cache.code_digest(*CODE), *(build_cache.file_digest(t) for t in tables))
     return f"{corpus.in_force.id}-{corpus.content_hash}-{made_by[:8]}"
 

@@ -241,6 +241,14 @@
     var direct = RULE_PATH.exec("/" + query.trim().replace(",", "."));
     if (direct && byNumber.has(direct[1].toLowerCase())) { location.replace(ruleUrl(direct[1].toLowerCase())); return; }
     var found = window.judgeRicercaOffline.search(ix, query);
+    // The cards the question names, as cerca.html shows them (their pages need the network: the name only).
+    var cards = window.judgeRicercaOffline.cards(ix, query);
+    if (cards.length) {
+      out.appendChild(el("section", { class: "banner carta-nominata", "aria-label": "Carte" }, cards.map(function (c) {
+        return el("p", {}, ["Carta: ", el("strong", { text: c.name }), c.english ? " " : null,
+          c.english ? el("span", { lang: "en", text: "(" + c.english + ")" }) : null]);
+      })));
+    }
     out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length ? found.length + " regole trovate (senza rete)" : "Nessuna regola trovata per «" + query + "» nella copia offline." }));
     var ol = el("ol", { class: "risultati", id: "risultati", tabindex: "-1" });
     found.slice(0, 20).forEach(function (n) {

@@ -22,6 +22,14 @@
   /* Surface words, folded (what the server's words() gives: fold, then split). */
   function words(text) { return matches(fold(text)); }
 
+  /* The words as written, each [word, start, end] in ``text`` (where a card's name is: judge/cards/mentions.py). */
+  function spans(text) {
+    var out = [], m;
+    WORD.lastIndex = 0;
+    while ((m = WORD.exec(text)) !== null) out.push([m[0], m.index, m.index + m[0].length]);
+    return out;
+  }
+
   /* The analyzers' tokens: split the text as written, then fold each («Unfinity™» is «unfinity»). */
   function tokens(text) { return matches(text).map(fold); }
 
@@ -188,5 +196,5 @@
     return out;
   }
 
-  root.judgeRadici = { fold: fold, words: words, tokens: tokens, stemItalian: stemItalian, italianTerms: italianTerms };
+  root.judgeRadici = { fold: fold, words: words, spans: spans, tokens: tokens, stemItalian: stemItalian, italianTerms: italianTerms };
 })(typeof self !== "undefined" ? self : this);

@@ -6,8 +6,9 @@
    rules that are only a name ranked lower unless they are what was typed, the lead analytic index
    headwords and jargon give their rules, and what a question brings beyond its words
    (judge/search/question.py): its frame's own words weigh less, the rules answering its frame and
-   those of the questions like it are added. Not here: typo correction, quoted phrases, AND/OR/NOT,
-   filters, the cards a question names (the page says so).
+   those of the questions like it are added; the cards it names (judge/cards/mentions.py,
+   judge/search/named_cards.py) are taken out of its words and bring their rules. Not here: typo
+   correction, quoted phrases, AND/OR/NOT, filters (the page says so).
    Depends on static/js/radici.js (the Italian stems). */
 (function (root) {
   "use strict";
@@ -229,10 +230,89 @@
     return out;
   }
 
-  /* question.py candidate_rules (but the cards'): rule position -> what it adds, as a share of the best. */
-  function candidates(ix, reading, ss) {
+
+  // --- the cards a question names (judge/cards/mentions.py, judge/search/named_cards.py) ------------------
+  // judge/cards/names.py SPELLED_OUT: letters with no Unicode decomposition, as typed without them.
+  var SPELLED_OUT = { "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O", "ß": "ss", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D" };
+  var SPELLED_RE = /[æÆœŒøØßłŁđĐ]/g;
+
+  /* judge/cards/names.py name_words: a name's folded words. */
+  function nameWords(text) {
+    return R.words(R.fold(text).replace(SPELLED_RE, function (c) { return SPELLED_OUT[c]; }));
+  }
+
+  /* The index's cards (offline_cards.py): folded name -> [card, "1" always a name | "2" if typed as one]. */
+  function cardNames(ix) {
+    if (ix.nomiCarte) return ix.nomiCarte;
+    var c = ix.carte, sets = c.regole ? c.regole.split(" ") : [], out = new Map();
+    (c.schede ? c.schede.split("\n") : []).forEach(function (line, i) {
+      var names = line.slice(1).split("|"), italian = line[0] === "i";
+      var card = { name: names[italian ? 1 : 0].slice(1), english: italian ? names[0].slice(1) : null, set: parseInt(sets[i], 36) };
+      names.forEach(function (n) { if (n[0] !== "0") out.set(nameWords(n.slice(1)).join(" "), [card, n[0]]); });
+    });
+    ix.nomiCarte = out;
+    return out;
+  }
+
+  /* A card's rules as the server weighs them: rule number -> weight. */
+  function cardRules(ix, card) {
+    var out = new Map(), set = ix.carte.insiemi[card.set];
+    if (set) set.split(" ").forEach(function (p) {
+      var i = p.indexOf(":");
+      out.set(ix.regole[parseInt(p.slice(0, i), 36)], parseFloat(p.slice(i + 1)));
+    });
+    return out;
+  }
+
+  function isUpper(ch) { return ch !== ch.toLowerCase() && ch === ch.toUpperCase(); }
+
+  /* mentions.py mentioned: the cards ``text`` names, in the order written, the longest name first where
+     names overlap; a name counts always, or ("2") only typed as a name: several words, each long one with a capital. */
+  function mentioned(ix, text) {
+    var names = cardNames(ix), c = ix.carte, toks = [];
+    R.spans(text).forEach(function (m) { nameWords(m[0]).forEach(function (w) { toks.push([w, m[1], m[2]]); }); });
+    function typed(i, j) {
+      var long = toks.slice(i, j + 1).filter(function (t) { return t[0].length >= c.lunghe; });
+      return j > i && long.length > 0 && long.every(function (t) { return isUpper(String.fromCodePoint(text.codePointAt(t[1]))); });
+    }
+    var found = new Map();
+    for (var i = 0; i < toks.length; i++) {
+      var key = "";
+      for (var j = i; j < Math.min(toks.length, i + c.parole); j++) {
+        key = j > i ? key + " " + toks[j][0] : toks[i][0];
+        var hit = names.get(key);
+        if (hit && (hit[1] === "1" || typed(i, j))) found.set(i, [j, hit[0]]);
+      }
+    }
+    var out = [];
+    for (var k = 0; k < toks.length && out.length < c.carte; k++) {
+      if (!found.has(k)) continue;
+      var f = found.get(k);
+      out.push({ card: f[1], start: toks[k][1], end: toks[f[0]][2] });
+      k = f[0];
+    }
+    return out;
+  }
+
+  /* named_cards.py named_cards: the question without the cards' names, the cards, their rules (number -> weight). */
+  function namedCards(ix, text) {
+    var out = { text: text, cards: [], rules: new Map() };
+    if (!ix.carte) return out;
+    var found = mentioned(ix, text);
+    found.slice().reverse().forEach(function (m) { out.text = out.text.slice(0, m.start) + " " + out.text.slice(m.end); });
+    found.forEach(function (m) {
+      if (out.cards.indexOf(m.card) === -1) out.cards.push(m.card);
+      cardRules(ix, m.card).forEach(function (w, n) { if (w > (out.rules.get(n) || 0)) out.rules.set(n, w); });
+    });
+    return out;
+  }
+
+  /* question.py candidate_rules: rule position -> what it adds, as a share of the best (``ss``: the stems of
+     the query as typed, card names and all, as the questions learned from were written). */
+  function candidates(ix, reading, ss, cards) {
     var out = new Map(), stems = new Set(ss.filter(function (s) { return s !== null; }));
-    [[ix.pesi.cornice, reading.rules], [ix.pesi.domande, learnedRules(ix, stems)]].forEach(function (src) {
+    [[ix.pesi.domande, learnedRules(ix, stems)], [ix.carte ? ix.carte.peso : 0, cards.rules],
+      [ix.pesi.cornice, reading.rules]].forEach(function (src) {
       if (!src[0]) return;
       src[1].forEach(function (w, n) {
         var pos = ix.posizione.get(n);
@@ -269,11 +349,12 @@
   /* Rule numbers, best first (query.py Engine._search, then layout.py rank). */
   function search(ix, query) {
     prepare(ix);
-    var ws = R.words(query).slice(0, 32), w = ix.pesi;
+    var typedWords = R.words(query), w = ix.pesi, cards = namedCards(ix, query);
+    var ws = R.words(cards.text).slice(0, 32);
     var ss = ws.map(function (x) { return stem(ix, x, "it"); });
     var reading = readQuestion(ix, ws, ss);
     var us = units(ix, ws, ws.map(function (x) { return reading.frameWords.has(x) ? w.parola_cornice : 1; }));
-    if (!us.length) return [];
+    if (!us.length && !cards.rules.size) return [];
     var raw = new Map(), cov = new Map(), shares = us.map(function (u) { return u.weight * rarity(ix, u); });
     var total = shares.reduce(function (a, x) { return a + x; }, 0) || 1;
     us.forEach(function (u, k) {
@@ -283,7 +364,7 @@
         cov.set(doc, (cov.get(doc) || 0) + shares[k]);
       });
     });
-    var named = ix.nomi[ws.join(" ")] || null, namedSet = new Set(named || []);
+    var named = ix.nomi[typedWords.join(" ")] || null, namedSet = new Set(named || []);
     var boost = named ? new Map() : headwordRules(ix, us);
     var best = new Map();
     raw.forEach(function (s, doc) {
@@ -295,8 +376,8 @@
       if (!best.has(pos) || best.get(pos) < s) best.set(pos, s);
     });
     // query.py _with_candidates: the question's rules added as a share of the words' best score.
-    var added = candidates(ix, reading, ss);
-    if (added.size && best.size) {
+    var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards);
+    if (added.size) {
       var top = 0;
       best.forEach(function (s) { top = Math.max(top, s); });
       top = top || 1;
@@ -306,6 +387,11 @@
       .map(function (e) { return ix.regole[e[0]]; });
   }
 
-  root.judgeRicercaOffline = { search: search, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
+  /* The cards the query names, to show above the results: [{name, english}] (english: beside an Italian name). */
+  function cardsNamed(ix, query) {
+    return namedCards(prepare(ix), query).cards.map(function (c) { return { name: c.name, english: c.english }; });
+  }
+
+  root.judgeRicercaOffline = { search: search, cards: cardsNamed, nameKey: function (t) { return nameWords(t).join(" "); }, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
     terms: function (ix, text, lang) { return terms(prepare(ix), text, lang); } };
 })(typeof self !== "undefined" ? self : this);

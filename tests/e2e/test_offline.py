@@ -179,6 +179,46 @@ def test_the_offline_search_reads_a_question_as_the_server(page, server_engine):
         assert top[0] == server_engine.search(q, per_page=1).hits[0].number, (q, top)
 
 
+def test_the_offline_search_reads_the_cards_a_question_names_as_the_server(page, server_engine):
+    """A question naming a card, in the browser: the card found as the server finds it (every name of the
+    copy folded as the server folds it), its rules brought (614.1a for Rest in Peace, whose text replaces
+    «dies» with «instead»), the server's first answer; and the page, with the network cut, shows the card."""
+    import json
+    from pathlib import Path
+
+    from judge.cards.names import name_key
+
+    copy_ready(page)
+    page.goto("/offline/cerca")
+    page.wait_for_function("window.judgeRicercaOffline !== undefined && window.judgeRadici !== undefined")
+    blind = json.loads((Path(__file__).parents[1] / "search" / "questions_blind.json").read_text(encoding="utf-8"))
+    questions = ["con Rest in Peace le creature muoiono?", *[q["q"] for q in blind["questions"] if q.get("card")][:8]]
+    got = page.evaluate("""async (qs) => {
+        const ix = await (await fetch(document.getElementById("offline-app").dataset.indice)).json();
+        const S = judgeRicercaOffline;
+        const names = ix.carte.schede.split("\\n").flatMap(l => l.slice(1).split("|").map(n => n.slice(1)));
+        return {answers: qs.map(q => [S.search(ix, q).slice(0, 5), S.cards(ix, q)]),
+                names: names, keys: names.map(n => S.nameKey(n))};
+    }""", questions)
+    wrong = [(n, k) for n, k in zip(got["names"], got["keys"]) if k != name_key(n)]
+    assert len(got["names"]) > 30_000 and not wrong, wrong[:5]
+    for q, (top, cards) in zip(questions, got["answers"]):
+        online = server_engine.search(q, per_page=5)
+        assert [c["name"] for c in cards] == [m.face.display_name for m in online.cards] and cards, q
+        assert top[0] == online.hits[0].number, (q, top)
+    top, cards = got["answers"][0]
+    assert "614.1a" in top and cards == [{"name": "Riposa in Pace", "english": "Rest in Peace"}], top
+    visit_once(page)
+    page.context.set_offline(True)
+    try:
+        page.goto("/cerca?q=con Rest in Peace le creature muoiono?")
+        expect(page.locator("#risultati-offline .carta-nominata")).to_have_text("Carta: Riposa in Pace (Rest in Peace)")
+        expect(page.locator("#risultati-offline .risultato strong").first).to_have_text(top[0])
+        expect(page.locator(".avviso-offline")).to_contain_text("le carte che nomina")
+    finally:
+        page.context.set_offline(False)
+
+
 def test_the_browsers_italian_stems_are_the_servers(page):
     """static/js/radici.js against judge/search/analysis.py on every Italian text of chapters 1 to 7."""
     corpus = load_corpus()

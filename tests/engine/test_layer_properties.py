@@ -198,6 +198,47 @@ def test_without_effects_the_quick_path_is_the_full_computation(data):
         assert layers.chars(g.state, p) == full.chars[p.id]
 
 
+@SETTINGS
+@given(plain_boards(), st.lists(st.sampled_from(["rip", "static", "enter"]), unique=True),
+       st.sampled_from(["x0", "g0", "l0", "s0"]), st.booleans())
+def test_with_replacement_records_only_the_quick_path_is_the_full_computation(data, kinds,
+                                                                            source, spell):
+    """Records of replacement effects (614) have no operations in the layers: every object in
+    every zone, the layers' objects and who has a record's ability are those of the full
+    computation, read one at a time."""
+    source = source if spell or source != "s0" else "g0"
+    effects = {"rip": {"id": "rip", "source": source, "kind": "static", "event": "graveyard",
+                       "affects": {"filter": {"zones": "all"}}, "instead": [{"op": "exile"}]},
+               "static": {"id": "doubling", "source": source, "kind": "static", "event": "counters",
+                          "affects": {"filter": {"controller": "you"}},
+                          "instead": [{"op": "double"}]},
+               "enter": {"id": "tapped", "source": "x0", "kind": "static", "event": "enter",
+                         "affects": {"filter": {"types": ["creature"]}},
+                         "instead": [{"op": "tapped"}]}}
+    data["effects"] = [effects[k] for k in kinds]
+    data["players"][0]["graveyard"] = [{"id": "g0", "name": "Cangiante", "types": ["creature"],
+                                        "power": 1, "toughness": 1, "keywords": ["changeling"]}]
+    data["players"][0]["library"][0]["id"] = "l0"
+    if spell:
+        data["stack"] = [{"id": "s0", "kind": "spell", "controller": "p2", "text": "Orso",
+                          "card": {"id": "s0", "name": "Orso", "types": ["creature"],
+                                   "power": 2, "toughness": 2, "owner": "p1"}}]
+    g = Game.from_dict(data)
+    quick, full = layers.board(g.state), layers.compute(g.state)
+    assert quick.quick
+    s = g.state
+    objects = [*s.battlefield, *(c for pl in s.players for z in ("hand", "library", "graveyard",
+                                                                "exile", "command")
+                                 for c in pl.zone(z)), *(i.card for i in s.stack if i.card)]
+    for obj in objects:
+        assert layers.chars(s, obj) == layers._from_board(full, obj), obj.id
+    assert list(quick.works) == list(full.works)
+    for oid in full.works:
+        assert quick.works.get(oid) == full.works[oid], oid
+    for e in s.effects:
+        assert quick.holders(f"@{e.id}") == full.holders(f"@{e.id}")
+
+
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=6)
                     | st.sampled_from(["self", "attached", "game", "creature", "modify_pt", "copy",
                                        "control", "you", "static", "resolved", "x1"]),

@@ -175,6 +175,36 @@ def test_a_change_to_the_searchs_data_tables_is_a_new_copy(corpus, tmp_path, mon
     assert version(corpus) != before
 
 
+def test_a_change_to_the_cards_a_question_may_name_is_a_new_copy(corpus, tmp_path, monkeypatch):
+    """The cards travel in the copy's search index (judge/search/offline_cards.py): a new card table, or a
+    new rule that a card's text invokes, names a new copy."""
+    from judge.cards.table import CARDS_FILE, default_directory
+    from judge.web import offline
+
+    (tmp_path / "carte").mkdir()
+    (tmp_path / "testi").mkdir()
+    shutil.copy(default_directory() / CARDS_FILE, tmp_path / "carte" / CARDS_FILE)
+    shutil.copy(offline.CARDS_DATA / "testo_regole.tsv", tmp_path / "testi" / "testo_regole.tsv")
+    monkeypatch.setenv("JUDGE_CARTE", str(tmp_path / "carte"))
+    monkeypatch.setattr(offline, "CARDS_DATA", tmp_path / "testi")
+    before = version(corpus)
+    with (tmp_path / "testi" / "testo_regole.tsv").open("a", encoding="utf-8") as f:
+        f.write("\\binstead\\b\t614.1a\tsostituzione\n")
+    after_text = version(corpus)
+    with (tmp_path / "carte" / CARDS_FILE).open("ab") as f:
+        f.write(gzip.compress(b""))
+    assert len({before, after_text, version(corpus)}) == 3
+
+
+def test_the_search_index_carries_the_cards_a_question_may_name(client, files):
+    ix = _offline_index(client, files)
+    cards = ix["carte"]
+    lines = cards["schede"].split("\n")
+    assert len(lines) == len(cards["regole"].split()) > 30_000
+    assert "i2Rest in Peace|1Riposa in Pace" in lines  # «rest», «peace»: words of the rules; «riposa» is not
+    assert cards["peso"] == question.W_CARD
+
+
 def test_an_old_versions_file_is_not_served(client):
     r = client.get("/offline/regole-20200101-0000000000000000.json")
     assert r.status_code == 404 and "altra versione" in r.get_data(as_text=True)

@@ -78,11 +78,16 @@ class Catalog:
         self.st = st
         self.works = works
         self.by_id = {e.id: e for e in st.effects}
-        self.static = [e for e in st.effects if e.kind == "static"]
-        self.resolved = [e for e in st.effects if e.kind == "resolved"]
         self.index = {e.id: i for i, e in enumerate(st.effects)}
         self.insts: dict[str, Inst] = {}
         self.perms = {p.id: p for p in st.battlefield}
+        # (kind, layer) → the effects of that kind with an operation in that layer, in order
+        self._by_layer: dict[tuple[str, str], list[Effect]] = {}
+        for e in st.effects:
+            for op in e.does:
+                effects = self._by_layer.setdefault((e.kind, layer_of(op, e.cda)), [])
+                if not effects or effects[-1] is not e:
+                    effects.append(e)
 
     # --- timestamps ------------------------------------------------------------------------
     def effect_ts(self, e: Effect) -> int:
@@ -101,17 +106,16 @@ class Catalog:
     # --- the instances of a layer --------------------------------------------------------
     def candidates(self, layer: str) -> list[Inst]:
         out: list[Inst] = []
-        for e in self.resolved:
-            if self.active(e) and any(layer_of(o, e.cda) == layer for o in e.does):
+        for e in self._by_layer.get(("resolved", layer), ()):
+            if self.active(e):
                 out.append(self._resolved(e))
+        statics = self._by_layer.get(("static", layer), ())
         refs: dict[str, list[str]] = {}
-        for oid, w in self.works.items():
+        for oid, w in self.works.items() if statics else ():
             for a in w.abilities:
                 if a.startswith("@"):
                     refs.setdefault(a[1:], []).append(oid)
-        for e in self.static:
-            if not any(layer_of(o, e.cda) == layer for o in e.does):
-                continue
+        for e in statics:
             holders = set(refs.get(e.id, ()))
             holders |= {i.obj for k, i in self.insts.items()
                         if i.effect is e and i.started_in is not None}

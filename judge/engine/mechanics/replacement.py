@@ -256,9 +256,9 @@ class _Run:
             e.uses -= 1
         if e.shield is not None:
             e.shield -= done.prevented
+        self.st.touch()
         if (e.uses is not None and e.uses <= 0) or (e.shield is not None and e.shield <= 0):
             self.st.effects = [x for x in self.st.effects if x is not e]
-            self.st.touch()
             rules = (["615.7"] if e.shield is not None else
                      ["615.3"] if c.prevention else ["614.3"])
             self.emit("used_up", rules, f"{_cap(c.label)} è esaurito e finisce.", "replacement_note",

@@ -74,7 +74,7 @@ class View:
 
     def __init__(self, st: State, h: Happening | None = None):
         self.st = st
-        self._works: dict[str, Work] | None = None
+        self._board: layers.Board | None = None
         self.entering: Work | None = None
         self.entering_obj = None
         enter = h if h is not None and h.kind == "zone" and h.dest == "battlefield" else (
@@ -85,11 +85,18 @@ class View:
                 self.entering = _as_entering(st, obj, enter, layers.static_of(st))
                 self.entering_obj = obj
 
+    def _layers(self) -> layers.Board:
+        if self._board is None:
+            self._board = layers.board(self.st)
+        return self._board
+
     @property
     def works(self) -> dict[str, Work]:
-        if self._works is None:
-            self._works = layers.board(self.st).works
-        return self._works
+        return self._layers().works
+
+    def holders(self, effect_id: str) -> frozenset[str]:
+        """The layers' objects that have the static ability of effect ``effect_id``."""
+        return self._layers().holders(f"@{effect_id}")
 
     def work(self, oid: str | None) -> Work | None:
         if oid is None:
@@ -243,7 +250,7 @@ def instances(view: View, e: Effect, h: Happening) -> list[tuple[str | None, str
         w = view.work(e.source)
         return [(e.source, e.controller or (w.controller if w is not None else None))]
     holders = {e.source} if e.source else set()
-    holders |= {oid for oid, w in view.works.items() if f"@{e.id}" in w.abilities}
+    holders |= view.holders(e.id)
     if view.entering is not None:
         holders.add(view.entering.oid)
     out = []
