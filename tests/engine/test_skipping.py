@@ -95,7 +95,7 @@ def test_a_skipped_step_does_not_begin_and_the_log_says_why():
     [ev] = skips(evs)
     assert ev.rules == ["614.10", "614.10a"] and ev.players == ["p1"]
     assert "Alice salta la sua sottofase di acquisizione (turno 4)" in ev.text
-    assert "«Alice salta la sua prossima sottofase di acquisizione.»" in ev.text
+    assert "per l'effetto di Fatigue («Alice salta la sua prossima sottofase di acquisizione.»)" in ev.text
     r = ev.data["replacement"]
     assert (r["step"], r["effect"], r["card"], r["skipped"], r["part"], r["player"],
             r["used_up"]) == ("skipped", "e-fatica", "Fatigue", "step", "draw", "p1", True)

@@ -44,7 +44,7 @@ def skipped(ctx: Ctx, kind: str, player: str, part: str | None = None,
     used_up = any(ev.data.get("replacement", {}).get("step") == "used_up"
                   for ev in ctx.events[start:])
     rules = ["614.10"] + (["614.10a"] if uses is not None else []) + (["500.7"] if extra_turn else [])
-    by = f"«{text}»" if text else key
+    by = (f"l'effetto di {card}" if card else "l'effetto") + (f" («{text}»)" if text else f" [{key}]")
     whose = (f"il suo turno{' extra' if extra_turn else ''}" if kind == "turn" else
              "la sua " + part_label(h).removeprefix("la ") + f" (turno {st.turn.number})")
     name = st.name_of(player)
