@@ -95,7 +95,8 @@ def test_a_skipped_step_does_not_begin_and_the_log_says_why():
     [ev] = skips(evs)
     assert ev.rules == ["614.10", "614.10a"] and ev.players == ["p1"]
     assert "Alice salta la sua sottofase di acquisizione (turno 4)" in ev.text
-    assert "per l'effetto di Fatigue («Alice salta la sua prossima sottofase di acquisizione.»)" in ev.text
+    assert ("per l'effetto di Fatigue («Alice salta la sua prossima sottofase di "
+            "acquisizione.»)") in ev.text
     r = ev.data["replacement"]
     assert (r["step"], r["effect"], r["card"], r["skipped"], r["part"], r["player"],
             r["used_up"]) == ("skipped", "e-fatica", "Fatigue", "step", "draw", "p1", True)
@@ -210,14 +211,24 @@ def test_skipping_the_ending_phase_starts_the_next_turn():
     assert [e.kind for e in evs if e.kind in ("turn", "skip_step")] == ["skip_step", "turn"]
 
 
+TEAMS = [{"id": f"p{i}", "name": n, "team": "AB"[i > 2], "library": lib(f"x{i}")}
+         for i, n in ((1, "Alice"), (2, "Carla"), (3, "Bruno"), (4, "Dario"))]
+
+
 def test_a_team_skips_together_in_two_headed_giant():
-    ps = [{"id": f"p{i}", "name": n, "team": "AB"[i > 2], "library": lib(f"x{i}")}
-          for i, n in ((1, "Alice"), (2, "Carla"), (3, "Bruno"), (4, "Dario"))]
     g = board([skip(eid="e1", players=("p2",), uses=1)], variant="two-headed-giant",
-              players=ps, turn={"number": 3, "active_player": "p3", "step": "end"})
+              players=TEAMS, turn={"number": 3, "active_player": "p3", "step": "end"})
     evs = g.step_to("precombat_main")
     assert g.state.turn.active_player == "p1" and len(skips(evs)) == 1       # 805.8
     assert not any(e.kind == "draw" for e in evs)
+
+
+def test_a_team_turn_is_skipped_for_a_teammate_in_two_headed_giant():
+    g = board([skip(eid="e1", event="turn", players=("p2",), uses=1)],
+              variant="two-headed-giant", players=TEAMS,
+              turn={"number": 3, "active_player": "p3", "step": "end"})
+    g.step_to("upkeep")
+    assert g.state.turn.active_player == "p3" and g.state.turn.number == 4   # 805.8
 
 
 # --- turns and extra turns (500.7) ------------------------------------------------------------
@@ -270,7 +281,7 @@ def test_add_extra_turn_refuses_bad_input():
             g.act("add_extra_turn", **params)
 
 
-# --- «at the beginning of» (603.2b) and «the next» (603.7b, 614.10a) -----------------------------
+# --- «at the beginning of» (603.2b) and «the next» (603.7b, 614.10a) ------------------------
 
 def test_a_delayed_trigger_waits_for_the_first_end_step_not_skipped():
     g = board([skip(eid="fine", part="end", uses=1)],
@@ -343,3 +354,16 @@ def test_skips_respect_their_counts_and_never_skip_what_has_begun(records, added
         assert not any(e.turn == at[0] and e.data["replacement"]["effect"] == "late"
                        for e in skips(events))
     assert {x for e in events for x in e.rules} <= RULES
+
+
+def test_step_triggers_in_the_file_are_checked():
+    bad = [{"id": "t", "step": "untap", "controller": "p1"},
+           {"id": "u", "step": "draw", "whose": "nessuno", "controller": "p1"},
+           {"id": "w", "step": "draw"},
+           {"id": "x", "step": "draw", "source": "nulla"}]
+    with pytest.raises(Exception) as info:
+        board(step_triggers=bad)
+    msg = str(info.value)
+    for path in ("step_triggers[0].step", "step_triggers[1].whose", "step_triggers[2]",
+                 "step_triggers[3].source"):
+        assert path in msg, path

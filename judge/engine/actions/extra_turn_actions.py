@@ -13,7 +13,8 @@ MAX_AT_ONCE = 20
 
 
 @action("add_extra_turn", cites=("500.7",),
-        summary="Un giocatore prende N turni extra dopo questo (il più recente si gioca per primo)")
+        summary="Un giocatore prende N turni extra dopo questo (il più recente si gioca per "
+                "primo)")
 def add_extra_turn(ctx: Ctx, player: str, count: int = 1) -> None:
     pl = player_arg(ctx, player)
     n = int_arg(count, "turni extra", 1)

@@ -180,7 +180,8 @@ def part_label(h: Happening) -> str:
     """«la sottofase di acquisizione», «la fase di combattimento», «il turno»."""
     if h.kind == "turn":
         return "il turno"
-    return "la " + (PHASE_LABELS[h.part or ""] if h.kind == "phase" else step_def(h.part or "").label)
+    label = PHASE_LABELS[h.part or ""] if h.kind == "phase" else step_def(h.part or "").label
+    return f"la {label}"
 
 
 def result(st: State, h: Happening | None) -> str:

@@ -1,6 +1,7 @@
-"""Skipping steps, phases and turns as JSON (500.11, 614.1b, 614.10): a replacement record of the
-``effects`` list whose ``event`` is ``step``, ``phase`` or ``turn``, read and checked with Italian
-errors and written back.  docs/scenario-format.md («Saltare sottofasi, fasi e turni») documents it.
+"""Skipping steps, phases and turns as JSON (500.11, 614.1b, 614.10): a replacement record of
+the ``effects`` list whose ``event`` is ``step``, ``phase`` or ``turn``, read and checked with
+Italian errors and written back.  docs/scenario-format.md («Saltare sottofasi, fasi e turni»)
+documents it.
 
 It shares the replacement records' fields (``replacement_schema``, whose writer it uses), with
 ``instead`` always ``[{"op": "skip"}]`` (614.10: «skip» is «instead of doing it, do nothing»),

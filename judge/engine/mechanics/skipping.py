@@ -30,29 +30,33 @@ def skipped(ctx: Ctx, kind: str, player: str, part: str | None = None,
     st = ctx.s
     if not any_records(ctx):
         return False
-    team = ([p.id for p in seats.active_players(st)] if kind != "turn" and
-            seats.shared_team_turns(st.variant) else [player])
+    team = ([p.id for p in seats.teammates(st, player)] if seats.shared_team_turns(st.variant)
+            else [player])
     h = Happening(kind, player=player, part=part, extra={"team": team})
     texts = {e.id: (e.text, e.card, e.uses) for e in st.effects if e.event == kind}
     start = len(ctx.events)
     if replacement.modify(ctx, [h]):
         return False
-    applied = [ev for ev in ctx.events[start:] if ev.data.get("replacement", {}).get("step") == "apply"]
-    info = applied[-1].data["replacement"] if applied else {}
+    steps = [ev.data.get("replacement", {}) for ev in ctx.events[start:]]
+    info = next((r for r in reversed(steps) if r.get("step") == "apply"), {})
     key = info.get("effect") or ""
     text, card, uses = texts.get(key.split("@")[0], ("", None, None))
-    used_up = any(ev.data.get("replacement", {}).get("step") == "used_up"
-                  for ev in ctx.events[start:])
-    rules = ["614.10"] + (["614.10a"] if uses is not None else []) + (["500.7"] if extra_turn else [])
-    by = (f"l'effetto di {card}" if card else "l'effetto") + (f" («{text}»)" if text else f" [{key}]")
+    used_up = any(r.get("step") == "used_up" for r in steps)
+    rules = ["614.10", *(["614.10a"] if uses is not None else []),
+             *(["500.7"] if extra_turn else [])]
+    by = ((f"l'effetto di {card}" if card else "l'effetto")
+          + (f" («{text}»)" if text else f" [{key}]"))
     whose = (f"il suo turno{' extra' if extra_turn else ''}" if kind == "turn" else
              "la sua " + part_label(h).removeprefix("la ") + f" (turno {st.turn.number})")
     name = st.name_of(player)
     if uses is None:
         tail = ""
     elif used_up:
-        tail = (" È l'ultima di quelle che l'effetto faceva saltare: ciò che aspettava «la "
-                "prossima» aspetta la prima che non viene saltata (614.10a).")
+        last, them, nxt, first, done = (
+            ("l'ultimo", "quelli", "il prossimo", "il primo", "saltato") if kind == "turn" else
+            ("l'ultima", "quelle", "la prossima", "la prima", "saltata"))
+        tail = (f" È {last} di {them} che l'effetto faceva saltare: ciò che aspettava «{nxt}» "
+                f"aspetta {first} che non viene {done} (614.10a).")
     else:
         tail = f" L'effetto ne farà saltare ancora {uses - 1} (614.10a)."
     nothing = ("nessuna sua fase o sottofase ha luogo" if kind == "turn" else

@@ -217,8 +217,9 @@ def _advance(ctx: Ctx) -> list[str]:
         if prev == "end_of_combat":
             s.combat = None             # the combat phase is over (500.11: as if it didn't exist)
         nxt = _next_step(ctx, prev)
-    raise IllegalAction("ogni fase e sottofase viene saltata: la partita è in un ciclo di azioni "
-                        "obbligatorie senza fine ed è patta (104.4b)", ["104.4b", "614.10"])
+    raise IllegalAction("ogni fase e sottofase viene saltata: un ciclo di azioni obbligatorie "
+                        "senza fine (con 104.4b la partita sarebbe patta); il motore si ferma qui",
+                        ["104.4b", "614.10"])
 
 
 def _end_combat(ctx: Ctx) -> None:
@@ -300,8 +301,9 @@ def _next_turn(ctx: Ctx) -> str:
             continue                    # 800.4a: an extra turn of a player who left the game
         if not skipping.skipped(ctx, "turn", pid, extra_turn=extra):
             return pid
-    raise IllegalAction("ogni turno viene saltato: la partita è in un ciclo di azioni "
-                        "obbligatorie senza fine ed è patta (104.4b)", ["104.4b", "614.10"])
+    raise IllegalAction("ogni turno viene saltato: un ciclo di azioni obbligatorie senza fine "
+                        "(con 104.4b la partita sarebbe patta); il motore si ferma qui",
+                        ["104.4b", "614.10"])
 
 
 def _new_turn(ctx: Ctx) -> None:

@@ -29,7 +29,8 @@ def read(v: Validator, data: dict) -> list[dict]:
                                f'{", ".join(STEPS)})')
             step = None
         whose: Any = t.get("whose", "each")
-        if not (whose in WHOSE or isinstance(whose, list) and all(isinstance(x, str) for x in whose)):
+        listed = isinstance(whose, list) and all(isinstance(x, str) for x in whose)
+        if not (listed or whose in WHOSE):
             v.err(f"{p}.whose", 'di chi è la sottofase: "you", "opponents", "each" o una lista '
                                 'di id giocatore')
             whose = "each"
@@ -38,12 +39,11 @@ def read(v: Validator, data: dict) -> list[dict]:
         if ctl is None and src is None:
             v.err(p, "indica source (il permanente con l'abilità) o controller (chi controlla "
                      "l'abilità ritardata)")
-        if tid is None or step is None:
-            continue
-        out.append({"id": tid, "text": v.typed(t, "text", p, "str", "") or "", "controller": ctl,
+        # kept even when wrong (the file is refused then): check_refs' paths are its indices
+        out.append({"id": tid or "?", "text": v.typed(t, "text", p, "str", "") or "", "controller": ctl,
                     "source": src, "step": step, "whose": whose,
-                    "next": v.typed(t, "next", p, "bool", False), "rules": v.str_list(t, "rules", p),
-                    "effect": sf.effect(v, t, p)})
+                    "next": v.typed(t, "next", p, "bool", False),
+                    "rules": v.str_list(t, "rules", p), "effect": sf.effect(v, t, p)})
     return out
 
 
