@@ -69,9 +69,10 @@ def apnap(st: State) -> list[Player]:
     return act + rest
 
 
-def next_active_player(st: State) -> str:
-    """Who takes the next turn: the next player (or team, 805.4) in turn order."""
-    ap = st.player(st.turn.active_player)
+def next_active_player(st: State, after: str | None = None) -> str:
+    """Who takes the next turn: the next player (or team, 805.4) in turn order after ``after``
+    (default the active player)."""
+    ap = st.player(after or st.turn.active_player)
     ids = [p.id for p in st.players]
     i = ids.index(ap.id)
     n = len(ids)

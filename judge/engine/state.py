@@ -184,6 +184,11 @@ class Turn:
     last_turn: dict[str, Any] | None = None   # {"active_player", "spells_cast"}
     cleanup_again: bool = False               # 514.3a: another cleanup step follows
     speed_triggered: list[str] = field(default_factory=list)   # 702.179d: once each turn
+    # 500.7: extra turns after this one, the next first (the most recently created is first);
+    # ``extra_after``: this is an extra turn, taken after that player's turn (the turn order
+    # goes on from their seat).
+    extra_turns: list[str] = field(default_factory=list)
+    extra_after: str | None = None
 
 
 @dataclass
@@ -229,6 +234,8 @@ class State:
     initiative: str | None = None
     planar_controller: str | None = None    # None: the active player (901.6)
     waiting_triggers: list[dict] = field(default_factory=list)  # triggered, not yet on the stack
+    # Abilities «at the beginning of» a step (603.2b), delayed ones too (603.7): step_triggers.py
+    step_triggers: list[dict] = field(default_factory=list)
     combat: Combat | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0

@@ -52,6 +52,18 @@ BY_NAME: dict[str, StepDef] = {s.name: s for s in STEPS}
 COMBAT_STEPS = frozenset(s.name for s in STEPS if s.phase == "combat")
 
 
+# The five phases (500.1) and their Italian names; a phase's steps are the rows with its name.
+PHASE_LABELS: dict[str, str] = {
+    "beginning": turn_name("beginning phase"), "precombat_main": turn_name(FIRST_MAIN),
+    "combat": turn_name("combat phase"), "postcombat_main": turn_name(SECOND_MAIN),
+    "ending": turn_name("ending phase")}
+
+
+def last_of_phase(phase: str) -> str:
+    """The last step of ``phase`` (its only one for a main phase)."""
+    return [s.name for s in STEPS if s.phase == phase][-1]
+
+
 def step_def(name: str) -> StepDef:
     return BY_NAME[name]
 

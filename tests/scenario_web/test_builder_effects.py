@@ -8,7 +8,7 @@ import json
 import re
 
 from judge.engine.scenario import effect_templates as et
-from judge.engine.characteristics import effect_schema
+from judge.engine.scenario import scenario_effects
 from judge.engine.validation import Validator
 
 from .conftest import bear
@@ -75,8 +75,21 @@ def test_every_template_is_a_valid_effect_once_filled():
             effect, errors = et.fill(t, values, card)
             assert not errors
             v = Validator()
-            assert effect_schema.read(v, {"id": "e", **effect}, "e") is not None and not v.errors, \
+            read = scenario_effects._reader(effect)
+            assert read(v, {"id": "e", **effect}, "e") is not None and not v.errors, \
                 (card, v.errors)
+
+
+def test_the_skip_cards_have_templates_that_skip():
+    """Necropotence, Stasis and Fatigue: their templates are skip records (614.10)."""
+    for card, event, part in (("Necropotence", "step", "draw"), ("Stasis", "step", "untap"),
+                              ("Fatigue", "step", "draw"), ("Lethal Vapors", "turn", None)):
+        [t] = et.for_card(card)
+        effect, errors = et.fill(t, {"source": "x", "player": "p2"}, card)
+        assert not errors and effect["event"] == event and effect.get("when", {}).get(event) == part
+        assert effect["instead"] == [{"op": "skip"}]
+    effect, _ = et.fill(et.for_card("Fatigue")[0], {"player": "p2"}, "Fatigue")
+    assert effect["affects"] == {"players": ["p2"]} and effect["uses"] == 1
 
 
 def test_the_stepper_shows_why_with_rule_links(sim):

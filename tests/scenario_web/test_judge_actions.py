@@ -109,6 +109,7 @@ VALID = {
     "shuffle": ({"p.player": "p2"}, "701.24a"),
     "set_day_night": ({"p.value": "night"}, "731.1"),
     "become_monarch": ({"p.player": "p2"}, "725.3"),
+    "add_extra_turn": ({"p.player": "p2", "p.count": "2"}, "500.7"),
     "take_initiative": ({"p.player": "p1"}, "726.3"),
     "venture": ({"p.player": "p2", "p.undercity": "1"}, "701.49d"),
     "planeswalk": ({}, "701.31b"),
@@ -167,6 +168,7 @@ REFUSED = {
     "shuffle": ({"p.player": "nessuno"}, "giocatore sconosciuto", None),
     "set_day_night": ({"p.value": "day"}, "la designazione è già quella", "731.1"),
     "become_monarch": ({"p.player": "p9"}, "giocatore sconosciuto", None),
+    "add_extra_turn": ({"p.player": "p1", "p.count": "50"}, "al massimo 20", "500.7"),
     "take_initiative": ({"p.player": ""}, "scegli dall'elenco", "p.player"),
     "venture": ({"p.player": "p1"}, "non ha un dungeon nella zona di comando", "701.49a"),
     "planeswalk": ({}, "solo in una partita Planechase", "701.31a"),
@@ -424,3 +426,19 @@ def test_a_json_field_nested_too_deep_is_an_italian_422(sim):
         assert r.status_code == 422
         assert "JSON non valido" in html and 'name="nome" value="venture"' in html
     assert sim.api(g)["documento"]["actions"] == []
+
+
+def test_a_skip_record_through_the_form_and_the_api(client, sim):
+    """add_replacement takes a skip record (614.10) as JSON, from the builder's form and the API;
+    a wrong one gets the schema's Italian message."""
+    g = start(sim)
+    skip = ('{"text": "Bruno salta la sua prossima sottofase di acquisizione.", "event": "step", '
+            '"when": {"step": "draw"}, "affects": {"players": ["p2"]}, "uses": 1}')
+    g2 = sim.act(g, azione="giudice", nome="add_replacement", **{"p.effect": skip})
+    assert any("614.10" in e and "Fa saltare le sottofasi" in e
+               for e in log(sim.page(g2).replace("&#39;", "'")))
+    ident = g2.rsplit("/", 1)[1]
+    bad = {"event": "step", "when": {"step": "precombat_main"}, "affects": {"players": ["p2"]}}
+    r = client.post(f"/api/scenari/{ident}/azioni",
+                    json={"type": "act", "name": "add_replacement", "params": {"effect": bad}})
+    assert r.status_code == 422 and "usa l'evento phase" in r.get_json()["error"]["message"]

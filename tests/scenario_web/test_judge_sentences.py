@@ -60,6 +60,7 @@ SAID = {
     "shuffle": "Il giudice fa rimescolare il grimorio a Bruno.",
     "set_day_night": "Il giudice fa diventare notte.",
     "become_monarch": "Il giudice fa diventare monarca Bruno.",
+    "add_extra_turn": "Il giudice dà a Bruno 2 turni extra dopo questo turno.",
     "take_initiative": "Il giudice dà l'iniziativa ad Alice.",
     "venture": "Il giudice fa esplorare Undercity a Bruno.",
     "planeswalk": "Il giudice fa viaggiare tra i piani il controllore planare.",

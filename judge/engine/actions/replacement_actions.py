@@ -10,6 +10,7 @@ from judge.engine.actions.general import int_arg, perm_arg, player_arg
 from judge.engine.characteristics import continuous, derived, effect_schema, replacement_schema
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
+from judge.engine.mechanics import skip_schema
 from judge.engine.registry import action
 from judge.engine.state import Effect, State
 from judge.engine.validation import Validator
@@ -47,13 +48,20 @@ def add_replacement(ctx: Ctx, effect: dict) -> None:
                             'esempio {"event": "dealt_damage", "affects": {"players": ["p1"]}, '
                             '"instead": [{"op": "prevent"}], "duration": "end_of_turn"})',
                             ["614.1"])
-    e, errors = replacement_schema.parse_one({"kind": "resolved", **effect})
+    schema = skip_schema if skip_schema.is_skip(effect) else replacement_schema
+    e, errors = schema.parse_one({"kind": "resolved", **effect})
     if errors or e is None:
         raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in errors[:5]),
                             ["614.1"])
     prevention = any(op["op"] == "prevent" for op in e.instead)
     what = "di prevenzione" if prevention else ("«non può»" if e.cant else "di sostituzione")
     rules = ["615.1"] if prevention else (["614.17"] if e.cant else ["614.1"])
+    if e.event in skip_schema.TURN_EVENTS:
+        # 614.10: what has already started can't be skipped; the effect waits for the next one.
+        add(ctx, e, ["614.10", "614.3"], f"Nuovo effetto di sostituzione: «{e.text or e.id}». "
+            f"Fa saltare {skip_schema.TURN_EVENTS[e.event]} che non sono ancora iniziati: "
+            "quelli già iniziati non si possono più saltare (614.10).")
+        return
     add(ctx, e, rules + ["614.3"] * (not e.cant),
         f"Nuovo effetto {what}: «{e.text or e.id}». Si applica agli eventi da ora in poi "
         "(614.4), finché non è esaurito o non finisce la sua durata.")

@@ -16,9 +16,13 @@ from typing import Any
 from judge.engine import terms
 from judge.engine.characteristics import derived
 from judge.engine.state import Card, Permanent, State
+from judge.engine.steps import PHASE_LABELS, step_def
 
 KINDS = ("zone", "damage", "draw", "life", "counters", "tokens", "regenerate",
-         "remove_counters")
+         "remove_counters", "step", "phase", "turn")
+# A step, phase or turn about to begin (614.10): ``part`` names the step or phase, ``player``
+# is whose turn it is (``extra["team"]``: the whole team with shared team turns, 805.8).
+TURN_PARTS = ("step", "phase", "turn")
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Happening:
     source: str | None = None
     combat: bool = False
     counter: str | None = None      # counters, remove_counters: the kind
+    part: str | None = None         # step, phase: which one ("draw", "combat")
     # what the engine needs to perform it (not part of the event)
     extra: dict[str, Any] = field(default_factory=dict)
     applied: list[str] = field(default_factory=list)    # effects applied to it (614.5)
@@ -80,7 +85,7 @@ def zone_of(st: State, oid: str) -> str | None:
 
 def affected(st: State, h: Happening) -> tuple[str, str | None]:
     """What the event affects (616.1): ("player", id) or ("object", id)."""
-    if h.kind in ("draw", "life", "tokens"):
+    if h.kind in ("draw", "life", "tokens", *TURN_PARTS):
         return "player", h.player
     if h.kind in ("damage", "counters") and h.player is not None:
         return "player", h.player
@@ -161,7 +166,22 @@ def would(st: State, h: Happening) -> str:
                 f"{terms.counter(h.counter or '')} su {st.name_of(h.player) if h.player else name}")
     if h.kind == "tokens":
         return f"{st.name_of(h.player)} sta per creare {_n(h.amount, 'pedina', 'pedine')}"
+    if h.kind in TURN_PARTS:
+        return f"sta per iniziare {turn_part(st, h)}"
     return result(st, h)
+
+
+def turn_part(st: State, h: Happening) -> str:
+    """«la sottofase di acquisizione di Alice», «il turno di Bruno»."""
+    return f"{part_label(h)} di {st.name_of(h.player)}"
+
+
+def part_label(h: Happening) -> str:
+    """«la sottofase di acquisizione», «la fase di combattimento», «il turno»."""
+    if h.kind == "turn":
+        return "il turno"
+    label = PHASE_LABELS[h.part or ""] if h.kind == "phase" else step_def(h.part or "").label
+    return f"la {label}"
 
 
 def result(st: State, h: Happening | None) -> str:
@@ -195,6 +215,8 @@ def result(st: State, h: Happening | None) -> str:
         return f"{st.name_of(h.player)} crea {_n(h.amount, 'pedina', 'pedine')}"
     if h.kind == "regenerate":
         return f"{name} si rigenera"
+    if h.kind in TURN_PARTS:
+        return f"inizia {turn_part(st, h)}"
     if h.kind == "remove_counters":
         return f"si rimuove {_n(h.amount, 'segnalino', 'segnalini')} {terms.counter(h.counter or '')} da {name}"
     return "non succede nulla"
@@ -206,11 +228,11 @@ def to_json(h: Happening | None) -> dict | None:
         return None
     out: dict[str, Any] = {"kind": h.kind}
     for k in ("obj", "player", "source", "origin", "dest", "cause", "position", "controller",
-              "copy_of", "counter"):
+              "copy_of", "counter", "part"):
         v = getattr(h, k)
         if v is not None:
             out[k] = v
-    if h.kind not in ("zone", "regenerate"):
+    if h.kind not in ("zone", "regenerate", *TURN_PARTS):
         out["amount"] = h.amount
     if h.combat:
         out["combat"] = True

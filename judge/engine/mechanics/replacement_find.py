@@ -18,7 +18,7 @@ from judge.engine.characteristics import derived, layers, protection, selectors
 from judge.engine.characteristics.continuous import copiable_values
 from judge.engine.characteristics.layer_work import Work, start
 from judge.engine.characteristics.replacement_schema import CANT_ONLY, family
-from judge.engine.mechanics.happening import Happening, find, subject, zone_of
+from judge.engine.mechanics.happening import TURN_PARTS, Happening, find, subject, zone_of
 from judge.engine.seats import opponents
 from judge.engine.state import Effect, Permanent, State
 
@@ -148,6 +148,7 @@ def event_matches(event: str, h: Happening) -> bool:
         "counters": h.kind == "counters" and h.amount > 0,
         "tokens": h.kind == "tokens",
         "regenerate": h.kind == "regenerate",
+        "step": h.kind == "step", "phase": h.kind == "phase", "turn": h.kind == "turn",
     }.get(event, False)
 
 
@@ -188,6 +189,8 @@ def selected(view: View, sel, what: str, ident: str | None, holder: str | None,
 
 def _target(e: Effect, h: Happening) -> tuple[str, str | None]:
     """What of the event the effect's ``affects`` names."""
+    if h.kind in TURN_PARTS:
+        return "player", h.player
     if e.event == "deal_damage":
         return "object", h.source
     if family(e.event) == "damage" or h.kind == "counters":
@@ -209,6 +212,8 @@ def applies(view: View, e: Effect, holder: str | None, you: str | None, h: Happe
         return False
     if "counter" in when and h.counter not in when["counter"]:
         return False
+    if h.kind in TURN_PARTS:
+        return _skips(view, e, holder, you, h)
     if "source" in when and not selected(view, when["source"], "object", h.source, holder, you):
         return False
     if "recipient" in when:
@@ -217,6 +222,19 @@ def applies(view: View, e: Effect, holder: str | None, you: str | None, h: Happe
             return False
     what, ident = _target(e, h)
     if not selected(view, e.affects, what, ident, holder, you):
+        return False
+    return selectors.holds(e.condition, holder, you, view.works, view.st)
+
+
+def _skips(view: View, e: Effect, holder: str | None, you: str | None, h: Happening) -> bool:
+    """A skip record (614.10) and the step, phase or turn about to begin: the one it names
+    (either combat damage step, 510.4), of a player it names (805.8: of their team)."""
+    want = (e.when or {}).get(h.kind)
+    part = "combat_damage" if h.part == "first_strike_damage" else h.part
+    if want is not None and want != part:
+        return False
+    if not any(selected(view, e.affects, "player", pid, holder, you)
+               for pid in h.extra.get("team") or [h.player]):
         return False
     return selectors.holds(e.condition, holder, you, view.works, view.st)
 

@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 # Modules that register turn-based and state-based actions, effects, decisions and judge
 # actions: the registries are filled by importing them.
-from judge.engine.actions import (control_actions, effect_actions, general,  # noqa: F401
-                                  mechanic_actions, permanent_actions, replacement_actions,
-                                  stack_actions)
+from judge.engine.actions import (control_actions, effect_actions,  # noqa: F401
+                                  extra_turn_actions, general, mechanic_actions,
+                                  permanent_actions, replacement_actions, stack_actions)
 from judge.engine.combat import attackers, blocks, combat_damage, combat_effects  # noqa: F401
 from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction

@@ -22,12 +22,14 @@ from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import replacement_find
 from judge.engine.mechanics import resolve as _resolve
-from judge.engine.mechanics import state_actions, triggers
+from judge.engine.mechanics import skipping, state_actions, step_triggers, triggers
+from judge.engine.mechanics.skip_schema import SKIPPABLE_STEPS
 from judge.engine.registry import ACTIONS, TBAS
 from judge.engine.state import StackItem, State
-from judge.engine.steps import following, step_def
+from judge.engine.steps import following, last_of_phase, step_def
 
 MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
+MAX_SKIPPED = 200             # turns, phases and steps skipped in a row (614.10) before 104.4b
 
 
 def run(ctx: Ctx) -> None:
@@ -69,12 +71,9 @@ def step(ctx: Ctx) -> None:
         s.procedure = [_resolve.task(s.stack[-1].id), "sba", "priority_after_resolve"]
         run(ctx)
         return
-    cur = s.turn.step
-    TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
-    if cur == "end_of_combat":
-        _end_combat(ctx)
-    nxt = _next_step(ctx, cur)
-    _begin(ctx, nxt)
+    # The step ends and the next begins: a task, so that a choice among skip effects (616.1)
+    # asked on the way goes back to the end of this step once it is answered.
+    s.procedure = ["advance"]
     run(ctx)
 
 
@@ -177,7 +176,10 @@ def _task(ctx: Ctx, task: str) -> None:
                  "no_priority")
     elif name == "step_triggers":
         triggers.beginning_of_step(ctx)
+        step_triggers.beginning(ctx)                        # 603.2b, 603.7
         combat_triggers.end_of_combat(ctx)                  # 511.2
+    elif name == "advance":
+        s.procedure[1:1] = _advance(ctx)
     elif name == _resolve.TASK:
         _resolve.resolve(ctx, arg)
     elif name == "each_discard":
@@ -189,6 +191,35 @@ def _task(ctx: Ctx, task: str) -> None:
         s.procedure[1:1] = tasks
     else:
         raise IllegalAction(f"compito sconosciuto nella procedura: {task}")
+
+
+def _advance(ctx: Ctx) -> list[str]:
+    """The current step ends (500.5) and the next one that is not skipped begins (500.11,
+    614.10: a turn, then a phase, then a step is asked about as it is about to begin): the
+    tasks it starts with."""
+    s = ctx.s
+    cur = s.turn.step
+    TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
+    if cur == "end_of_combat":
+        _end_combat(ctx)
+    prev, nxt = cur, _next_step(ctx, cur)
+    for _ in range(MAX_SKIPPED):
+        ap = s.turn.active_player
+        phase = step_def(nxt).phase
+        begins_phase = (prev == "cleanup" and nxt == "untap") or step_def(prev).phase != phase
+        if begins_phase and skipping.skipped(ctx, "phase", ap, phase):
+            prev = last_of_phase(phase)
+        elif nxt in SKIPPABLE_STEPS + ("first_strike_damage",) and \
+                skipping.skipped(ctx, "step", ap, nxt):
+            prev = nxt
+        else:
+            return _begin(ctx, nxt)
+        if prev == "end_of_combat":
+            s.combat = None             # the combat phase is over (500.11: as if it didn't exist)
+        nxt = _next_step(ctx, prev)
+    raise IllegalAction("ogni fase e sottofase viene saltata: un ciclo di azioni obbligatorie "
+                        "senza fine (con 104.4b la partita sarebbe patta); il motore si ferma qui",
+                        ["104.4b", "614.10"])
 
 
 def _end_combat(ctx: Ctx) -> None:
@@ -252,21 +283,46 @@ def _next_step(ctx: Ctx, cur: str) -> str:
     return nxt
 
 
+def _next_turn(ctx: Ctx) -> str:
+    """Whose turn comes next: an extra turn first (500.7), else the next in turn order from
+    the seat of the last turn that was not extra; a turn an effect skips is passed over
+    (614.10)."""
+    s = ctx.s
+    t = s.turn
+    base = t.extra_after or t.active_player
+    for _ in range(MAX_SKIPPED):
+        extra = bool(t.extra_turns)
+        if extra:
+            pid, t.extra_after = t.extra_turns.pop(0), base
+        else:
+            pid = base = seats.next_active_player(s, base)
+            t.extra_after = None
+        if s.player(pid).lost:
+            continue                    # 800.4a: an extra turn of a player who left the game
+        if not skipping.skipped(ctx, "turn", pid, extra_turn=extra):
+            return pid
+    raise IllegalAction("ogni turno viene saltato: un ciclo di azioni obbligatorie senza fine "
+                        "(con 104.4b la partita sarebbe patta); il motore si ferma qui",
+                        ["104.4b", "614.10"])
+
+
 def _new_turn(ctx: Ctx) -> None:
     s = ctx.s
     t = s.turn
     t.last_turn = {"active_player": t.active_player, "spells_cast": dict(t.spells_cast)}
     t.spells_cast = {}
     t.speed_triggered = []
+    t.active_player = _next_turn(ctx)
     t.number += 1
-    t.active_player = seats.next_active_player(s)
     t.step = "untap"
     s.combat = None
     s.planar_controller = None          # 901.6: the new active player
     act = seats.active_players(s)
     names = " e ".join(p.name for p in act)
-    ctx.emit(["500.1"], f"Inizia il turno {t.number}: giocatore attivo {names}.", "turn",
-             players=[p.id for p in act])
+    extra = (f" (un turno extra, dopo il turno di {s.name_of(t.extra_after)})"
+             if t.extra_after else "")
+    ctx.emit(["500.1", *(["500.7"] if extra else [])], f"Inizia il turno {t.number}: "
+             f"giocatore attivo {names}{extra}.", "turn", players=[p.id for p in act])
     permanent_actions.goad_ends(ctx)    # 701.15a
     ids = {p.id for p in act}
     sick = [p for p in s.battlefield if derived.controller(s, p) in ids and p.summoning_sick]
@@ -278,7 +334,8 @@ def _new_turn(ctx: Ctx) -> None:
                  objects=[p.id for p in sick], players=list(ids))
 
 
-def _begin(ctx: Ctx, name: str) -> None:
+def _begin(ctx: Ctx, name: str) -> list[str]:
+    """Step ``name`` begins: the log, and the tasks it starts with."""
     s = ctx.s
     s.turn.step = name
     sd = step_def(name)
@@ -298,4 +355,4 @@ def _begin(ctx: Ctx, name: str) -> None:
     else:
         # 117.3a: abilities that trigger as the step begins go on the stack first.
         procedure += ["step_triggers", "sba", "priority"]
-    s.procedure = procedure
+    return procedure

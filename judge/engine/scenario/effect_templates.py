@@ -1,6 +1,7 @@
-"""Effect templates for the famous layer cards: a table a judge picks from in the builder (the
-card's text beside), never a parser of card text.  Each template is an effect record of the
-scenario format (docs/scenario-format.md, «Effetti continui») with blanks the judge fills:
+"""Effect templates for the famous layer cards and the classic «skip» cards (614.10): a table a
+judge picks from in the builder (the card's text beside), never a parser of card text.  Each
+template is an effect record of the scenario format (docs/scenario-format.md, «Effetti continui»,
+«Saltare sottofasi, fasi e turni») with blanks the judge fills:
 ``{source}`` the permanent with the ability, ``{target}`` an object, ``{color}`` a colour,
 ``{type}`` a creature type, ``{power}``/``{toughness}`` numbers, ``{player}`` a player.
 
@@ -181,6 +182,35 @@ TABLE: dict[str, tuple[Template, ...]] = {
                  {"op": "set_subtypes", "subtypes": ["Assembly-Worker"]},
                  {"op": "set_pt", "power": 2, "toughness": 2}], "duration": "end_of_turn"}, S),),
 }
+
+
+def _skips(text: str, event: str, part: str | None, affects: Any, **kw) -> dict:
+    """A record that skips a step, phase or turn (614.10; docs/scenario-format.md)."""
+    d = {"text": text, "event": event, "affects": affects, "instead": [{"op": "skip"}], **kw}
+    if part is not None:
+        d["when"] = {event: part}
+    return d
+
+
+STATIC = {"kind": "static", "source": "{source}"}
+NEXT = {"kind": "resolved", "uses": 1, "duration": "game"}
+TABLE.update({
+    "Necropotence": (Template("Salta la sottofase di acquisizione", _skips(
+        "Salta la tua sottofase di acquisizione.", "step", "draw", {"players": "you"},
+        **STATIC), S),),
+    "Stasis": (Template("I giocatori saltano la sottofase di STAP", _skips(
+        "I giocatori saltano le loro sottofasi di STAP.", "step", "untap", "game", **STATIC),
+        S),),
+    "Eon Hub": (Template("I giocatori saltano il mantenimento", _skips(
+        "I giocatori saltano le loro sottofasi di mantenimento.", "step", "upkeep", "game",
+        **STATIC), S),),
+    "Fatigue": (Template("Salta la prossima sottofase di acquisizione", _skips(
+        "Il giocatore bersaglio salta la sua prossima sottofase di acquisizione.", "step", "draw",
+        {"players": ["{player}"]}, **NEXT), ("player",)),),
+    "Lethal Vapors": (Template("Salti il tuo prossimo turno", _skips(
+        "Salti il tuo prossimo turno (chi ha attivato l'abilità).", "turn", None,
+        {"players": ["{player}"]}, **NEXT), ("player",)),),
+})
 
 
 def cards() -> list[str]:

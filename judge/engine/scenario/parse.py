@@ -18,7 +18,7 @@ from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.scenario import scenario_fields as sf
-from judge.engine.scenario import scenario_effects, scenario_refs
+from judge.engine.scenario import scenario_effects, scenario_refs, scenario_step_triggers
 from judge.engine.seats import starting_life
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
@@ -42,7 +42,7 @@ TOP_KEYS = {"format", "version", "title", "description", "question", "answer", "
             "options", "players", "battlefield", "stack", "turn", "day_night", "monarch",
             "initiative", "combat", "seed", "random_calls", "result", "pending",
             "procedure", "answers", "next_id", "notes", "planar_controller", "waiting_triggers",
-            "effects", "sources"}
+            "effects", "sources", "step_triggers"}
 CARD_KEYS = {"id", "name", "types", "subtypes", "supertypes", "power", "toughness",
              "loyalty", "defense", "token", "owner", "keywords", "chapters", "enchant",
              "commander", "ongoing", "notes", "copy", "rooms", "venture_marker", "moved_since_sba",
@@ -57,7 +57,7 @@ PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, 
                "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
                "planar_deck", "speed", "completed_dungeons"}
 TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again",
-             "speed_triggered"}
+             "speed_triggered", "extra_turns", "extra_after"}
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by", "requirements", "delayed"}
@@ -314,6 +314,8 @@ def parse(data: Any) -> State:
         spells_cast=v.int_map(rt, "spells_cast", "turn"),
         cleanup_again=v.typed(rt, "cleanup_again", "turn", "bool", False),
         speed_triggered=v.str_list(rt, "speed_triggered", "turn"),
+        extra_turns=v.str_list(rt, "extra_turns", "turn"),
+        extra_after=v.typed(rt, "extra_after", "turn", "str", None, nullable=True),
     )
     if st.turn.number < 1:
         v.err("turn.number", "atteso un intero positivo")
@@ -348,6 +350,7 @@ def parse(data: Any) -> State:
     st.answers = v.typed(data, "answers", "", "dict", {})
     st.planar_controller = v.typed(data, "planar_controller", "", "str", None, nullable=True)
     st.waiting_triggers = sf.waiting_triggers(v, data)
+    st.step_triggers = scenario_step_triggers.read(v, data)
     # References as written (an id: the object it is now; «orso#N»: an earlier one) → keys.
     identity.map_refs(st, st.ref_in)
 
@@ -355,6 +358,7 @@ def parse(data: Any) -> State:
         scenario_refs.check(v, st)
         sf.check_state(v, st)
         scb.check_refs(v, st)
+        scenario_step_triggers.check_refs(v, st)
         scenario_effects.finish(v, st, legacy)
     except Exception:           # a broken structure already reported above
         if not v.errors:

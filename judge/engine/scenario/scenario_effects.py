@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.characteristics import continuous, effect_schema, replacement_schema
+from judge.engine.mechanics import skip_schema
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.state import Effect, Permanent, State
 from judge.engine.validation import Validator
@@ -82,10 +83,15 @@ def read_effects(v: Validator, data: dict) -> list[Effect]:
     if len(raw) > effect_schema.MAX_EFFECTS:
         v.err("effects", f"troppi effetti (limite {effect_schema.MAX_EFFECTS})")
         return []
-    # A record with an ``event`` is a replacement or prevention effect (614, 615).
-    return [e for i, d in enumerate(raw)
-            if (e := (replacement_schema.read if replacement_schema.is_replacement(d)
-                      else effect_schema.read)(v, d, f"effects[{i}]"))]
+    # A record with an ``event`` is a replacement or prevention effect (614, 615); one with a
+    # step, phase or turn as its event skips it (614.10).
+    return [e for i, d in enumerate(raw) if (e := _reader(d)(v, d, f"effects[{i}]"))]
+
+
+def _reader(d):
+    if skip_schema.is_skip(d):
+        return skip_schema.read
+    return replacement_schema.read if replacement_schema.is_replacement(d) else effect_schema.read
 
 
 def finish(v: Validator, st: State, legacy: list[tuple[Permanent, dict]]) -> None:

@@ -182,6 +182,11 @@ def check_state(v: Validator, st: State) -> None:
     for j, pid in enumerate(st.turn.speed_triggered):
         if pid not in players:
             v.err(f"turn.speed_triggered[{j}]", f'giocatore sconosciuto "{pid}"')
+    for j, pid in enumerate(st.turn.extra_turns):
+        if pid not in players:
+            v.err(f"turn.extra_turns[{j}]", f'giocatore sconosciuto "{pid}"')
+    if st.turn.extra_after is not None and st.turn.extra_after not in players:
+        v.err("turn.extra_after", f'giocatore sconosciuto "{st.turn.extra_after}"')
     if st.planar_controller is not None:
         if not planechase:
             v.err("planar_controller", "c'è un controllore planare solo in una partita Planechase "

@@ -12,7 +12,7 @@ from typing import Any
 
 from judge.engine.errors import ScenarioError
 from judge.engine.mechanics import identity
-from judge.engine.scenario import card_defaults, scenario_effects
+from judge.engine.scenario import card_defaults, scenario_effects, scenario_step_triggers
 from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
 from judge.engine.scenario.scenario_combat import to_json_combat
 from judge.engine.state import ZONES, Card, Permanent, State
@@ -123,6 +123,10 @@ def to_dict(st: State) -> dict:
         out["turn"]["cleanup_again"] = True
     if t.speed_triggered:
         out["turn"]["speed_triggered"] = list(t.speed_triggered)
+    if t.extra_turns:
+        out["turn"]["extra_turns"] = list(t.extra_turns)
+    if t.extra_after:
+        out["turn"]["extra_after"] = t.extra_after
     out["day_night"] = st.day_night
     out["monarch"] = st.monarch
     out["initiative"] = st.initiative
@@ -133,6 +137,8 @@ def to_dict(st: State) -> dict:
             {**json.loads(json.dumps(t)), "source": ref(t["source"]) if t.get("source") else
              t.get("source"), "effect": _effect(t.get("effect"), ref)}
             for t in st.waiting_triggers]
+    if st.step_triggers:
+        out["step_triggers"] = scenario_step_triggers.to_json(st)
     cb = st.combat
     out["combat"] = None if cb is None else {
         "defending_players": list(cb.defending_players),

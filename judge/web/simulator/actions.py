@@ -54,6 +54,7 @@ ACTION_LABELS = {
     "goad": terms.italian("goad")[:1].upper() + terms.italian("goad")[1:] + " una creatura",
     "change_control": "Cambia il controllo", "remove_from_combat": "Rimuovi dal combattimento",
     "phase_out": "Scompare (intermittenza)", "phase_in": "Ritorna (intermittenza)",
+    "add_extra_turn": "Turno extra dopo questo",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
@@ -67,8 +68,8 @@ GROUPS = (
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
-    ("Partita", ("set_day_night", "become_monarch", "take_initiative", "venture", "planeswalk",
-                 "concede")),
+    ("Partita", ("add_extra_turn", "set_day_night", "become_monarch", "take_initiative",
+                 "venture", "planeswalk", "concede")),
 )
 OTHER_GROUP = "Altre azioni"
 
@@ -104,7 +105,8 @@ LABEL_OVERRIDES = {
     ("prevent_damage", "target"): "A chi (giocatore o permanente)",
     ("prevent_damage", "amount"): "Danni da prevenire (vuoto: tutto il danno in questo turno)",
     ("add_replacement", "effect"): "Effetto (JSON, come nel formato degli scenari: event, "
-                                   "instead)",
+                                   "instead; per saltare: event step, phase o turn)",
+    ("add_extra_turn", "count"): "Quanti turni extra",
     ("change_control", "player"): "Nuovo controllore", ("change_control", "duration"): "Durata",
 }
 # What an optional choice left empty means (the engine's default for that parameter).

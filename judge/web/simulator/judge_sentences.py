@@ -287,6 +287,10 @@ SENTENCES: dict[str, Callable[[dict, Named], str | None]] = {
     "add_effect": lambda p, n: f"Il giudice aggiunge l'effetto continuo {_effect_text(p)}.",
     "end_effect": lambda p, n: f"Il giudice fa finire l'effetto continuo {_text(p.get('which'))}.",
     "add_replacement": lambda p, n: f"Il giudice aggiunge l'effetto di sostituzione o prevenzione {_effect_text(p)}.",
+    "add_extra_turn": lambda p, n: (f"Il giudice dà a {n(p.get('player'))} "
+                                    + ("un turno extra" if p.get("count") in (None, 1)
+                                       else f"{int(p['count'])} turni extra")
+                                    + " dopo questo turno."),
     "regenerate": lambda p, n: f"Il giudice crea uno scudo di rigenerazione per {n(p.get('object'))}.",
     "prevent_damage": _prevent,
 }
