@@ -63,6 +63,19 @@ COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared
                "assignments", "assigned_by", "requirements", "delayed"}
 
 
+
+def entering_counters(perm) -> dict[str, int]:
+    """The counters a permanent of the file gets when the file does not say how many it has: those
+    it would have entered with. A file must then write such a counter even at 0 (scenario_json.py)."""
+    out: dict[str, int] = {}
+    if "planeswalker" in perm.types and perm.loyalty is not None:
+        out["loyalty"] = perm.loyalty          # 306.5b
+    if "battle" in perm.types and perm.defense is not None:
+        out["defense"] = perm.defense          # 310.4b
+    if "Saga" in perm.subtypes and perm.chapters:
+        out["lore"] = 1                        # 714.3a
+    return out
+
 def _count_objects(data: dict) -> int:
     n = 0
     bf = data.get("battlefield")
@@ -137,12 +150,9 @@ def _card(v: Validator, d: Any, path: str, owner: str, on_battlefield: bool) -> 
     )
     v.nonneg(perm.damage, f"{path}.damage")
     # Rules defaults for counters a permanent enters with.
-    if "planeswalker" in perm.types and "loyalty" not in counters and perm.loyalty is not None:
-        perm.counters["loyalty"] = perm.loyalty          # 306.5b
-    if "battle" in perm.types and "defense" not in counters and perm.defense is not None:
-        perm.counters["defense"] = perm.defense          # 310.4b
-    if "Saga" in perm.subtypes and "lore" not in counters and perm.chapters:
-        perm.counters["lore"] = 1                        # 714.3a
+    for kind, n in entering_counters(perm).items():
+        if kind not in counters:
+            perm.counters[kind] = n
     said = {p for p, _ in v.errors}     # a card's «*» power is already explained (card_defaults)
     if "creature" in perm.types and perm.toughness is None and f"{path}.toughness" not in said:
         v.err(f"{path}.toughness", "obbligatorio per una creatura")

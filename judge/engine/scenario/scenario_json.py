@@ -13,13 +13,14 @@ from typing import Any
 from judge.engine.errors import ScenarioError
 from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults, scenario_effects, scenario_step_triggers
-from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, parse
+from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, entering_counters, parse
 from judge.engine.scenario.scenario_combat import to_json_combat
 from judge.engine.state import ZONES, Card, Permanent, State
 
 
 def _copy(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
+    """A field's value as the file writes it: a list (a tuple too: a colourless card's ``colors``)."""
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def _same(ref: str) -> str:
@@ -65,6 +66,8 @@ def _card_dict(c: Card, ref=_same) -> dict:
             d["damage"] = c.damage
         for key in ("counters", "max_counters"):
             m = {k: n for k, n in getattr(c, key).items() if n}
+            if key == "counters":  # a counter the reader would default, written even at 0
+                m.update({k: c.counters.get(k, 0) for k in entering_counters(c) if k not in m})
             if m:
                 d[key] = m
         if c.attached_to is not None:
