@@ -58,9 +58,11 @@ from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
-from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine,
-                                _field_query)
+from judge.search.offline_spelling import build_spelling
+from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
+                                Engine, _field_query)
 from judge.search.scoring import O, T
+from judge.search.syntax import MAX_WORDS
 
 FORMAT = 3
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
@@ -136,7 +138,9 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
         "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
-        "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "passi": STEPS,
+        "ortografia": build_spelling(engine, index),
+        "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
+                 "parole": MAX_WORDS, "passi": STEPS,
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),
     }
