@@ -14,9 +14,11 @@ less, and the rules answering its frame and those of the questions like it are a
 it names (judge/search/offline_cards.py): their names are taken out of its words and their rules added
 with the server's weights. So «layer», «livelli», «ETB», «SBA» give offline the first answers they give
 online, and so do the questions naming a card (all 43 of questions_blind.json and 134 of domande.json,
-29 November 2026). What it leaves out (typo correction, phrases in quotes, AND/OR/NOT, filters, the
-quick answer) the offline page says. The cards are about 40% of the file: 375 KB of its 895 KB with
-brotli (the index was 519 KB without them; docs/telefono-e-offline.md).
+29 November 2026). A word the rules don't know is corrected or completed as the server's speller does
+(judge/search/offline_spelling.py, static/js/ortografia.js), with the same «Forse cercavi». What it leaves
+out (phrases in quotes, AND/OR/NOT, filters, the quick answer) the offline page says. The cards are about
+40% of the file: 375 KB of its 925 KB with brotli (the index was 519 KB without them), the speller's words
+30 KB (docs/telefono-e-offline.md).
 
 Format (JSON):
 
@@ -40,9 +42,11 @@ Format (JSON):
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
   learned from (judge/search/learned.py), each [its Italian stems, its rules];
 - ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
-- ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py), the
-  scores' scale and the number of documents (the coverage's rarity of a unit), ``parole_vuote``: the
-  stop words.
+- ``ortografia``: the speller's words, ranked, and what the «known word» test needs
+  (judge/search/offline_spelling.py);
+- ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py; ``corretta``: a
+  corrected word's), how many words are searched (syntax.py MAX_WORDS), the scores' scale and the number
+  of documents (the coverage's rarity of a unit), ``parole_vuote``: the stop words.
 """
 
 from __future__ import annotations
@@ -58,9 +62,11 @@ from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
-from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING, Engine,
-                                _field_query)
+from judge.search.offline_spelling import build_spelling
+from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
+                                Engine, _field_query)
 from judge.search.scoring import O, T
+from judge.search.syntax import MAX_WORDS
 
 FORMAT = 3
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
@@ -136,7 +142,9 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
         "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
-        "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "passi": STEPS,
+        "ortografia": build_spelling(engine, index),
+        "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
+                 "parole": MAX_WORDS, "passi": STEPS,
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),
     }

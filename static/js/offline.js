@@ -240,7 +240,13 @@
     var byNumber = new Map(data.regole.map(function (r) { return [r.n, r]; }));
     var direct = RULE_PATH.exec("/" + query.trim().replace(",", "."));
     if (direct && byNumber.has(direct[1].toLowerCase())) { location.replace(ruleUrl(direct[1].toLowerCase())); return; }
-    var found = window.judgeRicercaOffline.search(ix, query);
+    var answer = window.judgeRicercaOffline.answer(ix, query), found = answer.rules;
+    // A word corrected as the server corrects it: cerca.html's «Forse cercavi» (text nodes: nothing typed is markup).
+    if (answer.suggestion) {
+      out.appendChild(el("p", { class: "forse" }, ["Forse cercavi: ",
+        el("a", { href: "/cerca?q=" + encodeURIComponent(answer.suggestion), text: answer.suggestion }),
+        found.length ? " " : null, found.length ? el("span", { class: "aiuto", text: "(risultati mostrati con la correzione)" }) : null]));
+    }
     // The cards the question names, as cerca.html shows them (their pages need the network: the name only).
     var cards = window.judgeRicercaOffline.cards(ix, query);
     if (cards.length) {

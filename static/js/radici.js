@@ -174,6 +174,109 @@
     return word.replace(/I/g, "i").replace(/U/g, "u");
   }
 
+  // --- Snowball English (whoosh.lang.snowball.english, as Whoosh writes it: its R1/R2 quirks included) ----------
+  var EN_VOWELS = "aeiouy";
+  var EN_SPECIAL = { skis: "ski", skies: "sky", dying: "die", lying: "lie", tying: "tie", idly: "idl", gently: "gentl",
+    ugly: "ugli", early: "earli", only: "onli", singly: "singl", sky: "sky", news: "news", howe: "howe", atlas: "atlas",
+    cosmos: "cosmos", bias: "bias", andes: "andes", inning: "inning", innings: "inning", outing: "outing",
+    outings: "outing", canning: "canning", cannings: "canning", herring: "herring", herrings: "herring",
+    earring: "earring", earrings: "earring", proceed: "proceed", proceeds: "proceed", proceeded: "proceed",
+    proceeding: "proceed", exceed: "exceed", exceeds: "exceed", exceeded: "exceed", exceeding: "exceed",
+    succeed: "succeed", succeeds: "succeed", succeeded: "succeed", succeeding: "succeed" };
+  var EN_STEP1A = ["sses", "ied", "ies", "us", "ss", "s"];
+  var EN_STEP1B = ["eedly", "ingly", "edly", "eed", "ing", "ed"];
+  var EN_STEP2 = ["ization", "ational", "fulness", "ousness", "iveness", "tional", "biliti", "lessli", "entli", "ation",
+    "alism", "aliti", "ousli", "iviti", "fulli", "enci", "anci", "abli", "izer", "ator", "alli", "bli", "ogi", "li"];
+  var EN_STEP3 = ["ational", "tional", "alize", "icate", "iciti", "ative", "ical", "ness", "ful"];
+  var EN_STEP4 = ["ement", "ance", "ence", "able", "ible", "ment", "ant", "ent", "ism", "ate", "iti", "ous", "ive",
+    "ize", "ion", "al", "er", "ic"];
+  // Step 2's and 3's replacements: suffix -> [replacement, R2 when shorter than the suffix].
+  var EN_STEP2_TO = { izer: ["ize", ""], ization: ["ize", ""],
+    ational: ["ate", "e"], ation: ["ate", "e"], ator: ["ate", "e"], alism: ["al", ""], aliti: ["al", ""], alli: ["al", ""],
+    ousli: ["ous", ""], ousness: ["ous", ""], iveness: ["ive", "e"], iviti: ["ive", "e"], biliti: ["ble", ""], bli: ["ble", ""] };
+  var EN_STEP3_TO = { ational: "ate", icate: "ic", iciti: "ic", ical: "ic" };
+
+  function isEnVowel(c) { return c !== undefined && c !== "" && EN_VOWELS.indexOf(c) !== -1; }
+  function at(s, i) { return i < 0 ? s[s.length + i] : s[i]; }  // Python's s[i] (never out of range here)
+
+  /* whoosh.lang.snowball.english.EnglishStemmer.stem, on a lowercase word. */
+  function stemEnglish(input) {
+    var word = input.toLowerCase(), i;
+    if (Object.prototype.hasOwnProperty.call(EN_SPECIAL, word)) return EN_SPECIAL[word];
+    word = word.replace(/[\u2019\u2018\u201B]/g, "'");
+    if (word[0] === "'") word = word.slice(1);
+    if (word[0] === "y") word = "Y" + word.slice(1);
+    for (i = 1; i < word.length; i++) if (isEnVowel(word[i - 1]) && word[i] === "y") word = setAt(word, i, "Y");
+    var r1 = "", r2 = "";
+    if (/^(gener|commun|arsen)/.test(word)) {
+      r1 = word.slice(/^commun/.test(word) ? 6 : 5);
+      for (i = 1; i < r1.length; i++) if (!isEnVowel(r1[i]) && isEnVowel(r1[i - 1])) { r2 = r1.slice(i + 1); break; }
+    } else {
+      for (i = 1; i < word.length; i++) if (!isEnVowel(word[i]) && isEnVowel(word[i - 1])) { r1 = word.slice(i + 1); break; }
+      for (i = 1; i < r1.length; i++) if (!isEnVowel(r1[i]) && isEnVowel(r1[i - 1])) { r2 = r1.slice(i + 1); break; }
+    }
+    function drop(n) { word = cut(word, n); r1 = cut(r1, n); r2 = cut(r2, n); }
+    function swap(n, to, r2Short) {  // the last n letters become ``to`` (R1, R2 emptied, or r2Short, when shorter)
+      word = cut(word, n) + to;
+      r1 = r1.length >= n ? cut(r1, n) + to : "";
+      r2 = r2.length >= n ? cut(r2, n) + to : (r2Short || "");
+    }
+    function first(list) { for (var k = 0; k < list.length; k++) if (ends(word, list[k])) return list[k]; return null; }
+    var suffix = first(["'s'", "'s", "'"]);
+    if (suffix) drop(suffix.length);
+    suffix = first(EN_STEP1A);
+    if (suffix === "sses") drop(2);
+    else if (suffix === "ied" || suffix === "ies") drop(cut(word, suffix.length).length > 1 ? 2 : 1);
+    else if (suffix === "s" && Array.from(cut(word, 2)).some(isEnVowel)) drop(1);
+    suffix = first(EN_STEP1B);
+    if (suffix === "eed" || suffix === "eedly") {
+      if (ends(r1, suffix)) swap(suffix.length, "ee");
+    } else if (suffix && Array.from(cut(word, suffix.length)).some(isEnVowel)) {
+      drop(suffix.length);
+      if (ends(word, "at") || ends(word, "bl") || ends(word, "iz")) {
+        word += "e";
+        r1 += "e";
+        if (word.length > 5 || r1.length >= 3) r2 += "e";
+      } else if (/(bb|dd|ff|gg|mm|nn|pp|rr|tt)$/.test(word)) {
+        drop(1);
+      } else if ((r1 === "" && word.length >= 3 && !isEnVowel(at(word, -1)) && "wxY".indexOf(at(word, -1)) === -1 &&
+                  isEnVowel(at(word, -2)) && !isEnVowel(at(word, -3))) ||
+                 (r1 === "" && word.length === 2 && isEnVowel(word[0]) && !isEnVowel(word[1]))) {
+        word += "e";
+        if (r1.length > 0) r1 += "e";
+        if (r2.length > 0) r2 += "e";
+      }
+    }
+    if (word.length > 2 && (at(word, -1) === "y" || at(word, -1) === "Y") && !isEnVowel(at(word, -2))) swap(1, "i");
+    suffix = first(EN_STEP2);
+    if (suffix && ends(r1, suffix)) {
+      if (suffix === "tional" || suffix === "entli" || suffix === "fulli" || suffix === "lessli") drop(2);
+      else if (suffix === "enci" || suffix === "anci" || suffix === "abli") swap(1, "e");
+      else if (Object.prototype.hasOwnProperty.call(EN_STEP2_TO, suffix)) swap(suffix.length, EN_STEP2_TO[suffix][0], EN_STEP2_TO[suffix][1]);
+      else if (suffix === "fulness") drop(4);
+      else if (suffix === "ogi" && at(word, -4) === "l") drop(1);
+      else if (suffix === "li" && "cdeghkmnrt".indexOf(at(word, -3)) !== -1) drop(2);
+    }
+    suffix = first(EN_STEP3);
+    if (suffix && ends(r1, suffix)) {
+      if (suffix === "tional") drop(2);
+      else if (Object.prototype.hasOwnProperty.call(EN_STEP3_TO, suffix)) swap(suffix.length, EN_STEP3_TO[suffix]);
+      else if (suffix === "alize") drop(3);
+      else if (suffix === "ful" || suffix === "ness") drop(suffix.length);
+      else if (suffix === "ative" && ends(r2, suffix)) drop(5);
+    }
+    suffix = first(EN_STEP4);
+    if (suffix && ends(r2, suffix)) {
+      if (suffix !== "ion") drop(suffix.length);
+      else if (at(word, -4) === "s" || at(word, -4) === "t") drop(3);
+    }
+    if (ends(r2, "l") && at(word, -2) === "l") word = cut(word, 1);
+    else if (ends(r2, "e")) word = cut(word, 1);
+    else if (ends(r1, "e") && word.length >= 4 && (isEnVowel(at(word, -2)) || "wxY".indexOf(at(word, -2)) !== -1 ||
+             !isEnVowel(at(word, -3)) || isEnVowel(at(word, -4)))) word = cut(word, 1);
+    return word.replace(/Y/g, "y");
+  }
+
   // judge/search/analysis.py NounToVerbFilter: "dichiarazion" -> "dichiar", "prevenzion" -> "preven".
   var NOUNS = ["azion", "izion", "nzion"];
   function nounToVerb(t) {
@@ -196,5 +299,6 @@
     return out;
   }
 
-  root.judgeRadici = { fold: fold, words: words, spans: spans, tokens: tokens, stemItalian: stemItalian, italianTerms: italianTerms };
+  root.judgeRadici = { fold: fold, words: words, spans: spans, tokens: tokens, stemItalian: stemItalian, stemEnglish: stemEnglish,
+    italianTerms: italianTerms };
 })(typeof self !== "undefined" ? self : this);

@@ -7,9 +7,10 @@
    headwords and jargon give their rules, and what a question brings beyond its words
    (judge/search/question.py): its frame's own words weigh less, the rules answering its frame and
    those of the questions like it are added; the cards it names (judge/cards/mentions.py,
-   judge/search/named_cards.py) are taken out of its words and bring their rules. Not here: typo
-   correction, quoted phrases, AND/OR/NOT, filters (the page says so).
-   Depends on static/js/radici.js (the Italian stems). */
+   judge/search/named_cards.py) are taken out of its words and bring their rules; a word the rules don't
+   know is corrected or completed as the server does (static/js/ortografia.js), and the page suggests the
+   correction. Not here: quoted phrases, AND/OR/NOT, filters (the page says so).
+   Depends on static/js/radici.js (the Italian stems) and static/js/ortografia.js (the typos). */
 (function (root) {
   "use strict";
   var R = root.judgeRadici;
@@ -28,13 +29,13 @@
   function stem(ix, w, lang) {
     if (ix.stops.has(w)) return null;
     if (lang === "it") return R.italianTerms(w, ix.stops)[0] || null;
-    return ix.inglese[w] || w;
+    return ix.inglese[w] || R.stemEnglish(w);  // the index's stems of the rules' words, the stemmer for others
   }
 
   /* terms(text, lang): the text's stems, stop words dropped. */
   function terms(ix, text, lang) {
     if (lang === "it") return R.italianTerms(text, ix.stops);
-    return R.tokens(text).filter(function (w) { return !ix.stops.has(w); }).map(function (w) { return ix.inglese[w] || w; });
+    return R.tokens(text).filter(function (w) { return !ix.stops.has(w); }).map(function (w) { return ix.inglese[w] || R.stemEnglish(w); });
   }
 
   /* Postings "document:score …" (delta-coded, base 36; scores on a log scale) as a Map document -> score. */
@@ -123,30 +124,34 @@
     return unit;
   }
 
-  /* query.py Engine._units, for a run of plain words; ``weights``: each word's (1, or the frame
-     word's weight). */
-  function units(ix, ws, weights) {
-    var out = [], covered = new Set();
+  /* query.py Engine._units, for a run of plain words: ``alts``, each word's alternatives (the word, or what
+     Engine.fix searches for it: ortografia.js), ``weights``, each word's (a frame's word and a corrected one
+     weigh less). The glossary terms are found among the first alternatives. */
+  function units(ix, alts, weights) {
+    var out = [], covered = new Set(), ws = alts.map(function (a) { return a[0]; });
     glossaryMatch(ix, ws).forEach(function (m) {
       var w = Math.min.apply(null, weights.slice(m[0], m[1]));
       var unit = weighed(conceptUnit(ix, ws.slice(m[0], m[1]).join(" "), m[2]), w);
       if (unit) out.push(unit);
       for (var k = m[0]; k < m[1]; k++) covered.add(k);
     });
-    ws.forEach(function (w, i) {
+    alts.forEach(function (a, i) {
       if (covered.has(i)) return;
+      // A corrected word may be a glossary term on its own ("travolgre" -> "travolgere").
       var ids = new Set();
-      glossaryMatch(ix, [w]).forEach(function (m) { m[2].forEach(function (x) { ids.add(x); }); });
+      a.forEach(function (x) { glossaryMatch(ix, [x]).forEach(function (m) { m[2].forEach(function (c) { ids.add(c); }); }); });
       if (ids.size) {
-        var concept = weighed(conceptUnit(ix, w, ids), weights[i]);
+        var concept = weighed(conceptUnit(ix, a[0], ids), weights[i]);
         if (concept) out.push(concept);
         return;
       }
       var keys = [];
-      ["it", "en"].forEach(function (lang) { var s = stem(ix, w, lang); if (s !== null) keys.push([lang, s]); });
+      a.forEach(function (x) {
+        ["it", "en"].forEach(function (lang) { var s = stem(ix, x, lang); if (s !== null) keys.push([lang, s]); });
+      });
       if (!keys.length) return;
-      var unit = { label: w, scores: unitScores(ix, keys) };
-      if (POWER_TOUGHNESS.test(w)) {  // "2/2" is also power and toughness, weaker (query.py W_PT_MEANING)
+      var unit = { label: a[0], scores: unitScores(ix, keys) };
+      if (a.some(function (x) { return POWER_TOUGHNESS.test(x); })) {  // "2/2" is also power and toughness, weaker (query.py W_PT_MEANING)
         if (!ix.memo.has("pt")) ix.memo.set("pt", decode(ix, ix.forza_costituzione));
         ix.memo.get("pt").forEach(function (s, doc) { unit.scores.set(doc, (unit.scores.get(doc) || 0) + s); });
       }
@@ -346,15 +351,32 @@
     return acc;
   }
 
-  /* Rule numbers, best first (query.py Engine._search, then layout.py rank). */
-  function search(ix, query) {
+  /* query.py Engine._search, then layout.py rank: the rule numbers, best first, and the «Forse cercavi» the
+     server would show (null for none). */
+  function answer(ix, query) {
     prepare(ix);
     var typedWords = R.words(query), w = ix.pesi, cards = namedCards(ix, query);
-    var ws = R.words(cards.text).slice(0, 32);
-    var ss = ws.map(function (x) { return stem(ix, x, "it"); });
-    var reading = readQuestion(ix, ws, ss);
-    var us = units(ix, ws, ws.map(function (x) { return reading.frameWords.has(x) ? w.parola_cornice : 1; }));
-    if (!us.length && !cards.rules.size) return [];
+    var all = R.words(cards.text);
+    var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }));
+    var ws = all.slice(0, w.parole);  // the words searched: the first syntax.py MAX_WORDS, as the server's
+    // Typos corrected, words typed halfway completed (query.py Engine.fix), where the copy has the speller's words.
+    var O = root.judgeOrtografia, corrections = new Map(), stemOf = function (x, lang) { return stem(ix, x, lang); };
+    var alts = ws.map(function (x) {
+      var a = O && ix.ortografia ? O.fix(ix, x, stemOf).alts : [x];
+      if (a.length !== 1 || a[0] !== x) corrections.set(x, a);
+      return a;
+    });
+    var weights = ws.map(function (x) {
+      return (corrections.has(x) ? w.corretta : 1) * (reading.frameWords.has(x) ? w.parola_cornice : 1);
+    });
+    var suggested = typedWords.map(function (x) {
+      var a = corrections.get(x);
+      return a && O.correct(ix, x)[0] === a[0] ? a[0] : x;
+    });
+    var changed = suggested.some(function (x, i) { return x !== typedWords[i]; });
+    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null };
+    var us = units(ix, alts, weights);
+    if (!us.length && !cards.rules.size) return out;
     var raw = new Map(), cov = new Map(), shares = us.map(function (u) { return u.weight * rarity(ix, u); });
     var total = shares.reduce(function (a, x) { return a + x; }, 0) || 1;
     us.forEach(function (u, k) {
@@ -375,23 +397,25 @@
       if (boost.has(pos)) s *= 1 + w.rubrica * boost.get(pos);
       if (!best.has(pos) || best.get(pos) < s) best.set(pos, s);
     });
+    var top = 0;
+    best.forEach(function (s) { top = Math.max(top, s); });
     // query.py _with_candidates: the question's rules added as a share of the words' best score.
     var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards);
-    if (added.size) {
-      var top = 0;
-      best.forEach(function (s) { top = Math.max(top, s); });
-      top = top || 1;
-      added.forEach(function (a, pos) { best.set(pos, (best.get(pos) || 0) + a * top); });
-    }
-    return Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
+    added.forEach(function (a, pos) { best.set(pos, (best.get(pos) || 0) + a * (top || 1)); });
+    out.rules = Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
       .map(function (e) { return ix.regole[e[0]]; });
+    // Weak answers to a corrected query: the server suggests the words as corrected (or as typed).
+    if (out.rules.length && out.suggestion === null && top < 0.5 && corrections.size) out.suggestion = suggested.join(" ");
+    return out;
   }
+
+  function search(ix, query) { return answer(ix, query).rules; }
 
   /* The cards the query names, to show above the results: [{name, english}] (english: beside an Italian name). */
   function cardsNamed(ix, query) {
     return namedCards(prepare(ix), query).cards.map(function (c) { return { name: c.name, english: c.english }; });
   }
 
-  root.judgeRicercaOffline = { search: search, cards: cardsNamed, nameKey: function (t) { return nameWords(t).join(" "); }, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
+  root.judgeRicercaOffline = { search: search, answer: answer, cards: cardsNamed, nameKey: function (t) { return nameWords(t).join(" "); }, glossaryMatch: function (ix, ws) { return glossaryMatch(prepare(ix), ws); },
     terms: function (ix, text, lang) { return terms(prepare(ix), text, lang); } };
 })(typeof self !== "undefined" ? self : this);

@@ -4,9 +4,11 @@ updates itself when a new edition comes into force, and the page says so."""
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import time
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -232,6 +234,90 @@ def test_the_browsers_italian_stems_are_the_servers(page):
                         [texts, sorted(ALL_STOPS)])
     wrong = [(t[:60], a, b) for t, a, b in zip(texts, got, [terms(t, "it") for t in texts]) if a != b]
     assert len(texts) > 1500 and not wrong, wrong[:5]
+
+
+def typos(vocabulary: list[str], seed: int = 20261129) -> list[str]:
+    """Misspellings of vocabulary words, the same every run: a letter left out, two swapped, one doubled,
+    one changed, a word typed halfway, an Italianised English verb («blinkare»), accents typed and dropped."""
+    rng = random.Random(seed)
+    out = []
+    for w in rng.sample([w for w in vocabulary if len(w) >= 4 and w.isalpha()], 500):
+        i = rng.randrange(len(w) - 1)
+        out += [w[:i] + w[i + 1:], w[:i] + w[i + 1] + w[i] + w[i + 2:], w[:i] + w[i] + w[i:],
+                w[:i] + rng.choice("aeioustrnl") + w[i + 1:], w[:rng.randrange(4, len(w) + 1)]]
+    out += [w + rng.choice(("are", "ato", "ando")) for w in rng.sample([w for w in vocabulary if w.isascii()], 50)]
+    accented = {"a": "à", "e": "è", "i": "ì", "o": "ò", "u": "ù"}
+    out += [w[:-2] + accented.get(w[-2], w[-2]) + w[-1] for w in out[:200:4]]  # «sacrifìcio»: folded as the server folds
+    return sorted(set(out))
+
+
+def test_the_browsers_typo_corrections_are_the_servers(page, server_engine):
+    """static/js/ortografia.js against judge/search/spelling.py and Engine.fix on generated misspellings: the
+    same corrections and completions in the same order, the same words searched and the same suggestion; and
+    the browser's English stems (radici.js) are Whoosh's, on the rules' English words and their inflections."""
+    from whoosh.lang import stemmer_for_language
+
+    from judge.search.analysis import words
+    from judge.search.spelling import english_forms
+
+    speller = server_engine.speller
+    typed = typos(sorted(speller.freq))
+    copy_ready(page)
+    page.goto("/offline/cerca")
+    page.wait_for_function("window.judgeOrtografia !== undefined && window.judgeRicercaOffline !== undefined")
+    english = sorted({w + end for w in words(" ".join(r.en.text for r in load_corpus().rules.values() if r.en))
+                      for end in ("", "s", "ed", "ing", "ly", "ness", "ational", "iveness")})
+    got = page.evaluate("""async ([typed, english]) => {
+        const ix = await (await fetch(document.getElementById("offline-app").dataset.indice)).json();
+        const S = judgeRicercaOffline, O = judgeOrtografia, R = judgeRadici;
+        const stem = (x, lang) => { const t = S.terms(ix, x, lang); return t.length ? t[0] : null; };
+        return {fixes: typed.map(t => { const w = R.words(t)[0], f = O.fix(ix, w, stem);
+                                        return [w, O.correct(ix, w), O.complete(ix, w), f.alts, f.suggestion]; }),
+                english: english.map(w => R.stemEnglish(w))};
+    }""", [typed, english])
+    wrong = []
+    for t, (w, corrected, completed, alts, suggestion) in zip(typed, got["fixes"]):
+        assert w == words(t)[0]
+        want = (speller.correct(w), speller.complete(w), *server_engine.fix(w))
+        if want != (corrected, completed, alts, suggestion):
+            wrong.append((t, want, (corrected, completed, alts, suggestion)))
+    assert len(typed) > 2000 and not wrong, wrong[:5]
+    # Not vacuous: most are corrected, many completed, some read as English.
+    assert sum(1 for f in got["fixes"] if f[4]) > 800 and sum(1 for f in got["fixes"] if f[2]) > 300
+    assert sum(1 for f in got["fixes"] if any(e in speller for e in english_forms(f[0])) and f[3] != [f[0]]) > 10
+    stem_en = stemmer_for_language("en")
+    wrong = [(w, a, stem_en(w)) for w, a in zip(english, got["english"]) if a != stem_en(w)]
+    assert len(english) > 10_000 and not wrong, wrong[:5]
+
+
+def test_a_misspelled_search_offline_gets_the_servers_answer_and_suggestion(page, server_engine):
+    """With the network cut, a misspelled query gets the server's first answers and its «Forse cercavi»."""
+    visit_once(page)
+    page.context.set_offline(True)
+    try:
+        for query in ("travolgre", "sacrifcio una creatura", "ragnetti", "blinko", "counterare", "sacrifico"):
+            online = server_engine.search(query, per_page=3)
+            page.goto(f"/cerca?q={query}")
+            expect(page.locator("#risultati-offline .conteggio")).to_be_visible()
+            got = page.locator("#risultati-offline .risultato strong").all_inner_texts()[:3]
+            assert got == [h.number for h in online.hits], query
+            forse = page.locator("#risultati-offline .forse")
+            if online.suggestion:
+                expect(forse).to_have_text(f"Forse cercavi: {online.suggestion} (risultati mostrati con la correzione)"
+                                           if online.hits else f"Forse cercavi: {online.suggestion}")
+                assert forse.locator("a").get_attribute("href") == "/cerca?q=" + quote(online.suggestion, safe="")
+            else:
+                expect(forse).to_have_count(0)
+        assert server_engine.search("travolgre").suggestion == "travolgere"  # the case above that shows one
+        page.goto("/cerca?q=travolgre")
+        expect(page.locator("#risultati-offline .risultato strong").first).to_have_text("702.19a")
+        # What is typed is text, never markup.
+        page.goto("/cerca?q=" + quote("<b>travolgre</b>"))
+        assert server_engine.search("<b>travolgre</b>").suggestion == "b travolgere b"
+        expect(page.locator("#risultati-offline .forse a")).to_have_text("b travolgere b")
+        expect(page.locator("#risultati-offline .forse b")).to_have_count(0)
+    finally:
+        page.context.set_offline(False)
 
 
 @pytest.fixture()

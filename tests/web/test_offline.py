@@ -214,7 +214,9 @@ def test_offline_pages_render_in_the_browser_from_the_data(client, files):
     for path, script in (("/offline/regola", "offline.js"), ("/offline/cerca", "ricerca-offline.js")):
         body = client.get(path).get_data(as_text=True)
         assert f'data-dati="{files["dati"]}"' in body and script in body and "radici.js" in body
-    assert "correzione dei refusi" in client.get("/offline/cerca").get_data(as_text=True)
+    page = client.get("/offline/cerca").get_data(as_text=True)
+    assert "la stessa correzione dei refusi" in page and "senza correzione dei refusi" not in page
+    assert page.index("ortografia.js") < page.index("ricerca-offline.js")
     body = client.get("/offline/glossario").get_data(as_text=True)
     assert "/offline/glossario-" in body and "ricerca-offline.js" in body
 
