@@ -9,7 +9,8 @@ import pytest
 
 PROBE = (
     "from judge.cards.mentions import mentioned\n"
-    "found = mentioned('con Rest in Peace le creature muoiono?', lambda w: True)\n"
+    # every word is a word of the game, no phrase a term: only the name typed as a name is found
+    "found = mentioned('con Rest in Peace le creature muoiono?', lambda w: ' ' not in w)\n"
     "print('|'.join(m.match.face.name for m in found))\n"
 )
 
