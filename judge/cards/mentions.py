@@ -42,7 +42,7 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return [(w, m.start(), m.end()) for m in WORD_RE.finditer(text) for w in name_words(m.group(0))]
 
 
-def _is_a_name(text: str, toks: list[tuple[str, int, int]], ordinary: Callable[[str], bool]) -> bool:
+def is_a_name(text: str, toks: list[tuple[str, int, int]], ordinary: Callable[[str], bool]) -> bool:
     """Words that name a card rather than say something of the game: a name of several words typed
     as a name («Serra Angel», «Calice del Nulla»), or any name with a word the rules never use. A
     name of several words that is itself a term of the game («Two-Headed Giant», the variant and a
@@ -73,7 +73,7 @@ def mentioned(text: str, ordinary: Callable[[str], bool], table: CardTable | Non
             keys.append(key)
     names = {}  # start -> the longest name starting there
     for (i, j), key, maybe in zip(runs, keys, table.index.may_be_names(keys)):
-        if maybe and _is_a_name(text, toks[i:j + 1], ordinary):
+        if maybe and is_a_name(text, toks[i:j + 1], ordinary):
             names[i] = (j, key)  # runs from i grow longer: the last one kept is the longest
     out: list[Mention] = []
     i = 0

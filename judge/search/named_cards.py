@@ -55,7 +55,7 @@ def named_cards(text: str, corpus, ordinary: Callable[[str], bool], table: CardT
     for m in found:
         if all(c.face.name != m.match.face.name for c in out.cards):
             out.cards.append(m.match)
-        _add_face(out.rules, m.match.face, rules, corpus)
+        add_face(out.rules, m.match.face, rules, corpus)
     return out
 
 
@@ -76,7 +76,9 @@ def _add_family(acc: dict[str, float], number: str | None, weight: float, corpus
         _add(acc, child, weight if heading else weight * 0.7, corpus)
 
 
-def _add_face(acc: dict[str, float], face, rules, corpus) -> None:
+def add_face(acc: dict[str, float], face, rules, corpus) -> None:
+    """Into ``acc`` (rule -> weight, the best kept): the rules ``face`` relies on (the server's
+    questions and the offline index's cards alike: judge/search/offline_cards.py)."""
     for ref in rules.for_face(face):
         if ref.what in SKIPPED:
             continue

@@ -35,11 +35,11 @@ from collections.abc import Callable
 
 from judge.cards.lookup import exact
 from judge.cards.names import name_key
-from judge.cards.mentions import MAX_MENTIONS, MAX_NAME_WORDS, MIN_DISTINCT_CHARS, _is_a_name
+from judge.cards.mentions import MAX_MENTIONS, MAX_NAME_WORDS, MIN_DISTINCT_CHARS, is_a_name
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable
 from judge.search import question
-from judge.search.named_cards import _add_face
+from judge.search.named_cards import add_face
 
 NEVER, ALWAYS, TYPED_AS_NAME = "0", "1", "2"
 
@@ -56,16 +56,16 @@ def b36(n: int) -> str:
 
 
 def counts_as(key: str, ordinary: Callable[[str], bool]) -> str | None:
-    """When the name ``key`` counts as a mention, found in a question (mentions._is_a_name): always,
+    """When the name ``key`` counts as a mention, found in a question (mentions.is_a_name): always,
     only typed as a name, or never (None)."""
     toks, at = [], 0
     for w in key.split():
         toks.append((w, at, at + len(w)))
         at += len(w) + 1
-    if _is_a_name(key, toks, ordinary):  # no capitals: only a word the rules never use makes it a name
+    if is_a_name(key, toks, ordinary):  # no capitals: only a word the rules never use makes it a name
         return ALWAYS
     capitalised = " ".join(w[0].upper() + w[1:] if len(w[0].upper()) == 1 else w for w in key.split())
-    return TYPED_AS_NAME if _is_a_name(capitalised, toks, ordinary) else None
+    return TYPED_AS_NAME if is_a_name(capitalised, toks, ordinary) else None
 
 
 def _weight(w: float) -> str:
@@ -100,7 +100,7 @@ def build_cards(corpus, ordinary: Callable[[str], bool], table: CardTable | None
             if not counted:
                 continue
             acc: dict[str, float] = {}
-            _add_face(acc, face, rules, corpus)
+            add_face(acc, face, rules, corpus)
             rule_set = " ".join(f"{b36(position[n])}:{_weight(w)}" for n, w in sorted(acc.items(), key=lambda x: position[x[0]]))
             lines.append((name_key(face.name), italian + "|".join(entries), rule_set))
     lines.sort()
