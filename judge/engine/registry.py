@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from judge.engine.errors import IllegalAction
+
 
 @dataclass
 class RuleFn:
@@ -88,3 +90,12 @@ def decision(kind: str):
         DECISIONS[kind] = fn
         return fn
     return deco
+
+
+def one_of(answer, key: str, allowed: list[str], what: str, rules: list[str]) -> dict:
+    """The answer ``{key: one of allowed}`` of a decision with one choice among ids, or an Italian
+    ``IllegalAction`` saying what is expected (``what``) and the ids allowed."""
+    chosen = answer.get(key) if isinstance(answer, dict) else None
+    if chosen not in allowed:
+        raise IllegalAction(f'risposta attesa: {{"{key}": {what}, fra: {", ".join(allowed)}}}', rules)
+    return {key: chosen}

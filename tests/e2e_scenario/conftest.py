@@ -15,10 +15,19 @@ from tests.in_thread import serving
 SHOTS = ROOT / "test-output" / "simulatore"
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
+def library_server(base, lib):
+    """The site on a free port, with ``lib`` as its scenario library; yields its address."""
     import waitress
 
+    # no per-client limits: one browser plays every judge action in a minute (tests/web/test_limits.py)
+    app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
+                      "SCENARIO_LIBRARY": str(lib), "RATE_LIMITS": False})
+    with serving(waitress.create_server(app, host="127.0.0.1", port=0, threads=4)) as srv:
+        yield f"http://127.0.0.1:{srv.effective_port}"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
     base = tmp_path_factory.mktemp("sim-e2e")
     lib = base / "libreria"
     lib.mkdir()
@@ -33,11 +42,7 @@ def server(tmp_path_factory):
                          "supertypes": ["legendary"], "power": 2, "toughness": 2,
                          "controller": "p1"} for i in (1, 2)]
     (lib / "leggende.json").write_text(json.dumps(d), encoding="utf-8")
-    # no per-client limits: one browser plays every judge action in a minute (tests/web/test_limits.py)
-    app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
-                      "SCENARIO_LIBRARY": str(lib), "RATE_LIMITS": False})
-    with serving(waitress.create_server(app, host="127.0.0.1", port=0, threads=4)) as srv:
-        yield f"http://127.0.0.1:{srv.effective_port}"
+    yield from library_server(base, lib)
 
 
 @pytest.fixture(scope="session")

@@ -10,25 +10,19 @@ import pytest
 from playwright.sync_api import expect
 
 from judge import ROOT
-from judge.web import create_app
 from tests.e2e_scenario.test_simulatore import WIDER
-from tests.in_thread import serving
+from tests.e2e_scenario.conftest import library_server
 
 QUESTION = ROOT / "scenarios" / "dettami-degli-dei-gemelli-e-grifone-decorato.json"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import waitress
-
     base = tmp_path_factory.mktemp("sim-replace")
     lib = base / "libreria"
     lib.mkdir()
     shutil.copy(QUESTION, lib / QUESTION.name)
-    app = create_app({"INSTANCE_PATH": str(base / "instance"), "SECRET_KEY": "e2e",
-                      "SCENARIO_LIBRARY": str(lib), "RATE_LIMITS": False})
-    with serving(waitress.create_server(app, host="127.0.0.1", port=0, threads=4)) as srv:
-        yield f"http://127.0.0.1:{srv.effective_port}"
+    yield from library_server(base, lib)
 
 
 def test_the_affected_player_chooses_the_order_on_a_phone(browser, server, shots):

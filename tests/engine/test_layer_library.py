@@ -43,6 +43,28 @@ def examples_of(rule: str) -> int:
     return n
 
 
+def check_sources(data: dict, kinds: set[str], example_needed: bool) -> None:
+    """A library scenario's ``sources``: each says one of ``kinds``; its card exists (with the
+    ruling's date when it cites one), its rule exists (with the example it cites, required when
+    ``example_needed``), and so do the cards its effects name."""
+    table = load_table()
+    assert data["sources"]
+    for s in data["sources"]:
+        assert set(s) & kinds, s
+        if "card" in s:
+            face = resolve(s["card"], table)
+            if "ruling" in s:
+                dates = {r.date for r in table.rulings(face.name)}
+                assert s["ruling"] in dates, (s, sorted(dates))
+        if "rule" in s:
+            assert s["rule"] in RULES
+            if example_needed or "example" in s:
+                assert 1 <= s["example"] <= examples_of(s["rule"]), s
+    for e in data.get("effects", []):
+        if e.get("card"):
+            resolve(e["card"], table)
+
+
 def test_at_least_twenty_layer_puzzles_and_the_classics():
     assert len(PUZZLES) >= 20
     names = {c for p in PUZZLES for s in json.loads(p.read_text())["sources"] for c in [s.get("card")]}
@@ -61,21 +83,8 @@ def test_at_least_twenty_layer_puzzles_and_the_classics():
 @pytest.mark.parametrize("path", PUZZLES, ids=[p.stem for p in PUZZLES])
 def test_each_puzzle_names_its_cards_and_what_it_rests_on(path):
     data = json.loads(path.read_text(encoding="utf-8"))
-    table = load_table()
-    assert data["sources"]
-    for s in data["sources"]:
-        if "card" in s:
-            face = resolve(s["card"], table)
-            if "ruling" in s:
-                dates = {r.date for r in table.rulings(face.name)}
-                assert s["ruling"] in dates, (s, sorted(dates))
-        if "rule" in s:
-            assert s["rule"] in RULES
-            assert 1 <= s["example"] <= examples_of(s["rule"]), s
-        assert set(s) & {"card", "rule", "text"}
-    for e in data["effects"]:
-        if e.get("card"):
-            resolve(e["card"], table)
+    assert "effects" in data
+    check_sources(data, {"card", "rule", "text"}, example_needed=True)
     state = data["expected"]["state"]
     assert state.get("characteristics") or state.get("explanation") or state.get("not_battlefield")
     for rows in state.get("explanation", {}).values():

@@ -12,9 +12,8 @@ import pytest
 
 from engine_helpers import RULES
 from judge.cards.lookup import resolve
-from judge.cards.table import load_table
 from judge.engine.play.library import replacement_lines, verify
-from test_layer_library import examples_of
+from test_layer_library import check_sources
 
 LIB = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -46,22 +45,7 @@ def test_at_least_fifteen_questions_and_the_classics():
 
 @pytest.mark.parametrize("path", QUESTIONS, ids=[p.stem for p in QUESTIONS])
 def test_each_question_names_what_it_rests_on(path):
-    data = json.loads(path.read_text(encoding="utf-8"))
-    table = load_table()
-    assert data["sources"]
-    for s in data["sources"]:
-        assert set(s) & {"card", "rule"}, s
-        if "card" in s:
-            face = resolve(s["card"], table)
-            if "ruling" in s:
-                assert s["ruling"] in {r.date for r in table.rulings(face.name)}, s
-        if "rule" in s:
-            assert s["rule"] in RULES
-            if "example" in s:
-                assert 1 <= s["example"] <= examples_of(s["rule"]), s
-    for e in data.get("effects", []):
-        if e.get("card"):
-            resolve(e["card"], table)
+    check_sources(json.loads(path.read_text(encoding="utf-8")), {"card", "rule"}, example_needed=False)
 
 
 @pytest.mark.parametrize("path", QUESTIONS, ids=[p.stem for p in QUESTIONS])

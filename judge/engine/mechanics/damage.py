@@ -115,21 +115,18 @@ def _perform(ctx: Ctx, h: Happening) -> int:
                 ctx.emit(["702.2b"], f"{perm.name} ha subito danno da una fonte con tocco letale.",
                          "deathtouch", objects=[perm.id])
             parts.append("creature")
-        if derived.is_type(s, perm, "planeswalker"):
-            before = derived.loyalty(perm)
-            perm.counters["loyalty"] = max(0, before - amount)
-            ctx.emit(rules + ["120.3c"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
-                     f"fedeltà {before} → {perm.counters['loyalty']}.", "damage",
+        for kind, counter, before, rule, label in (
+                ("planeswalker", "loyalty", derived.loyalty, "120.3c", "fedeltà"),
+                ("battle", "defense", derived.defense, "120.3h", "difesa")):
+            if not derived.is_type(s, perm, kind):
+                continue
+            was = before(perm)
+            perm.counters[counter] = max(0, was - amount)      # the counters damage removes
+            ctx.emit(rules + [rule], f"{src_name} infligge {danni(amount)} a {perm.name}: "
+                     f"{label} {was} → {perm.counters[counter]}.", "damage",
                      objects=[perm.id], amount=amount)
-            parts.append("planeswalker")
-        if derived.is_type(s, perm, "battle"):
-            before = derived.defense(perm)
-            perm.counters["defense"] = max(0, before - amount)
-            ctx.emit(rules + ["120.3h"], f"{src_name} infligge {danni(amount)} a {perm.name}: "
-                     f"difesa {before} → {perm.counters['defense']}.", "damage",
-                     objects=[perm.id], amount=amount)
-            parts.append("battle")
-            if before > 0 and perm.counters["defense"] == 0:
+            parts.append(kind)
+            if kind == "battle" and was > 0 and perm.counters[counter] == 0:
                 triggers.last_defense_removed(ctx, perm)
         if not parts:
             return 0

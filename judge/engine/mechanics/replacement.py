@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from judge.engine import seats
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import replacement_find as finder
 from judge.engine.mechanics import replacement_ops
 from judge.engine.mechanics.happening import Happening, chooser, result, to_json, would
 from judge.engine.mechanics.replacement_find import CATEGORY_RULES, Candidate
-from judge.engine.registry import decision
+from judge.engine.registry import decision, one_of
 from judge.engine.state import State
 
 SEQ_KEY = "replacement_seq"        # in State.answers: events modified so far in this step
@@ -279,9 +278,5 @@ def _cand_json(c: Candidate) -> dict:
 
 @decision("replacement_order")
 def _validate_order(st: State, pending: dict, answer) -> dict:
-    allowed = [c["id"] for c in pending["options"]["effects"]]
-    key = answer.get("apply") if isinstance(answer, dict) else None
-    if key not in allowed:
-        raise IllegalAction('risposta attesa: {"apply": l\'effetto da applicare per primo, fra: '
-                            f'{", ".join(allowed)}}}', list(pending.get("rules") or ["616.1"]))
-    return {"apply": key}
+    return one_of(answer, "apply", [c["id"] for c in pending["options"]["effects"]],
+                  "l'effetto da applicare per primo", list(pending.get("rules") or ["616.1"]))

@@ -15,10 +15,9 @@ from judge.engine import terms
 from judge.engine.characteristics import derived
 from judge.engine.characteristics.replacement_schema import OPS
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import replacement_find
 from judge.engine.mechanics.happening import Happening, find, result
-from judge.engine.registry import decision
+from judge.engine.registry import decision, one_of
 from judge.engine.state import State
 
 DAMAGEABLE = ("creature", "planeswalker", "battle")
@@ -261,9 +260,5 @@ _OPS = {"exile": _to_zone, "put": _to_zone, "regenerate": _regenerate,
 
 @decision("replacement_card")
 def _validate_card(st: State, pending: dict, answer) -> dict:
-    allowed = [c["id"] for c in pending["options"]["cards"]]
-    card = answer.get("card") if isinstance(answer, dict) else None
-    if card not in allowed:
-        raise IllegalAction('risposta attesa: {"card": id di una carta del cimitero, fra: '
-                            f'{", ".join(allowed)}}}', ["616.2"])
-    return {"card": card}
+    return one_of(answer, "card", [c["id"] for c in pending["options"]["cards"]],
+                  "id di una carta del cimitero", ["616.2"])
