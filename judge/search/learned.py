@@ -1,11 +1,21 @@
 """What the search learns from questions: the rules that answered questions like this one.
 
-The tuning half of ``domande.json`` (questions players ask, each with the rules that answer it,
-written for this purpose and kept out of the evaluation sets) is a memory: a new question is
-compared with every question in it (tf-idf cosine over Italian stems, the analyzer's: ``stems``), and the
-rules of the nearest ones are the rules the new question probably asks for, weighted by how near
-(``rules_for``). The engine adds them to the rules its words find (query.py). The held-out half of
-the file is never read here: it measures what the memory is worth on questions it has not seen.
+The memory holds two kinds of question, each with the rules that answer it:
+- the tuning half of ``domande.json`` (questions players ask about situations, written for this purpose
+  and kept out of the evaluation sets; the held-out half is never read here: it measures what the
+  memory is worth on questions it has not seen);
+- ``domande_regole.tsv``: questions written rule by rule, for every rule players ask about, by sessions
+  that never saw the search or the questions it is measured on. A neighbour of this kind counts
+  ``RULE_QUESTION_LIKENESS`` of its likeness: it was written from one rule's text, not from a situation.
+A new question is compared with the questions in it (tf-idf cosine over Italian stems, the analyzer's:
+``stems``), and the rules of the nearest ones are the rules it probably asks for (``rules_for``), which
+the engine adds to the rules its words find (question.py, query.py). It is read two ways:
+- a full question (frames.is_full_question) meets both kinds; each rule weighs the likenesses of the
+  ``NEIGHBOURS`` near questions that name it, added up to 1 at most (a rule that several near questions
+  name is likelier than one named once);
+- a few words meet the situations only, as before the rules' questions joined: each rule weighs the
+  likeness of the nearest of ``WORD_NEIGHBOURS`` that names it. A few words are not a question: on the
+  tuning halves the rules' questions cost short queries, keywords and variants what they gave questions.
 """
 
 from __future__ import annotations
@@ -16,12 +26,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from judge.search.analysis import stem, words
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
+RULE_QUESTIONS_FILE = Path(__file__).with_name("domande_regole.tsv")
 LEARNED_HALF = "tuning"
-NEIGHBOURS = 5  # questions whose rules count
 MIN_SIMILARITY = 0.2  # below this a question is not like the one asked
+# Chosen on the tuning halves (docs/ricerca.md, 29 November 2026, third session), with question.W_LEARNED.
+NEIGHBOURS = 8  # a full question: near questions whose rules count
+RULE_QUESTION_LIKENESS = 0.7
+WORD_NEIGHBOURS = 5  # a few words (the memory's reading before the rules' questions)
 
 
 def stems(text: str) -> set[str]:
@@ -34,6 +50,7 @@ class Asked:
     text: str
     rules: tuple[str, ...]
     group: str = ""
+    likeness: float = 1.0  # what its likeness to a new question counts for (RULE_QUESTION_LIKENESS)
 
 
 def read_questions(path: Path | None = None, half: str = LEARNED_HALF) -> list[Asked]:
@@ -41,58 +58,91 @@ def read_questions(path: Path | None = None, half: str = LEARNED_HALF) -> list[A
     return [Asked(q["q"], tuple(q["rules"]), q.get("group", "")) for q in data["questions"] if q.get("half") == half]
 
 
-class Memory:
-    """Questions asked before, searchable by likeness."""
+def read_rule_questions(path: Path | None = None) -> list[Asked]:
+    """The questions written rule by rule (``domande_regole.tsv``: rule TAB question, ``#`` comments and
+    a header line)."""
+    out = []
+    for line in Path(path or RULE_QUESTIONS_FILE).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("regola\t"):
+            continue
+        number, text = line.split("\t")
+        out.append(Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS))
+    return out
 
-    def __init__(self, asked: list[Asked], corpus=None):
-        self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
-        docs = [stems(a.text) for a in self.asked]
+
+class Likeness:
+    """Questions searchable by likeness: tf-idf cosine over stems. Arrays, read-only once built (safe under
+    the server's threads): a question meets thousands of others through its common stems, summed in
+    numpy rather than in a loop."""
+
+    def __init__(self, asked: list[Asked]):
+        self.asked = asked
+        docs = [stems(a.text) for a in asked]
         n = len(docs) or 1
         df: dict[str, int] = {}
         for d in docs:
             for t in d:
                 df[t] = df.get(t, 0) + 1
         self.idf = {t: math.log(1 + n / k) for t, k in df.items()}
-        self.postings: dict[str, list[int]] = {}
+        postings: dict[str, list[int]] = {}
         for i, d in enumerate(docs):
             for t in d:
-                self.postings.setdefault(t, []).append(i)
-        self.norm = [math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs]
+                postings.setdefault(t, []).append(i)
+        self.postings = {t: np.array(ix, dtype=np.int32) for t, ix in postings.items()}
+        self.norm = np.array([math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs])
+        self.likeness = np.array([a.likeness for a in asked])
+
+    def nearest(self, text: str, k: int) -> list[tuple[float, Asked]]:
+        """The ``k`` questions most like ``text`` (cosine at least ``MIN_SIMILARITY``, times the question's
+        ``likeness``), likest first, then in file order."""
+        asked = sorted(stems(text))
+        known = [t for t in asked if t in self.idf]
+        if not known:
+            return []
+        index = np.concatenate([self.postings[t] for t in known])
+        weights = np.concatenate([np.full(len(self.postings[t]), self.idf[t] ** 2) for t in known])
+        acc = np.bincount(index, weights, minlength=len(self.asked))
+        unknown = math.log(1 + len(self.asked))
+        qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
+        sims = acc / (self.norm * qnorm)
+        met = np.flatnonzero((acc > 0) & (sims >= MIN_SIMILARITY))
+        scaled = sims[met] * self.likeness[met]
+        near = met[np.lexsort((met, -scaled))][:k]
+        return [(float(sims[i] * self.likeness[i]), self.asked[i]) for i in near]
+
+
+class Memory:
+    """Questions asked before, each with its rules, read as a full question or as a few words."""
+
+    def __init__(self, asked: list[Asked], corpus=None):
+        self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
+        self.questions = Likeness(self.asked)
+        self.situations = Likeness([a for a in self.asked if a.likeness == 1])
 
     def __len__(self) -> int:
         return len(self.asked)
 
-    def nearest(self, text: str, k: int = NEIGHBOURS) -> list[tuple[float, Asked]]:
-        """The ``k`` questions most like ``text`` (cosine of tf-idf over stems), likest first."""
-        asked = stems(text)
-        acc: dict[int, float] = {}
-        for t in asked:
-            weight = self.idf.get(t)
-            if weight is not None:
-                for i in self.postings[t]:
-                    acc[i] = acc.get(i, 0.0) + weight * weight
-        if not acc:
-            return []
-        unknown = math.log(1 + len(self.asked))
-        qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
-        sims = [(s / (self.norm[i] * qnorm), i) for i, s in acc.items()]
-        near = sorted(((-s, i) for s, i in sims if s >= MIN_SIMILARITY))[:k]  # likest first, then file order
-        return [(-s, self.asked[i]) for s, i in near]
+    def nearest(self, text: str, full: bool = True) -> list[tuple[float, Asked]]:
+        """The questions most like ``text``, as a full question reads them or as a few words do."""
+        if full:
+            return self.questions.nearest(text, NEIGHBOURS)
+        return self.situations.nearest(text, WORD_NEIGHBOURS)
 
-    def rules_for(self, text: str) -> dict[str, float]:
-        """Rule -> weight (0–1): the likeness of the nearest question that rule answered."""
+    def rules_for(self, text: str, full: bool = True) -> dict[str, float]:
+        """Rule -> weight (0–1): for a full question the likenesses of the near questions that name the rule,
+        added up; for a few words the likeness of the nearest situation that names it."""
         out: dict[str, float] = {}
-        for sim, a in self.nearest(text):
+        for sim, a in self.nearest(text, full):
             for n in a.rules:
-                out[n] = max(out.get(n, 0.0), sim)
-        return out
+                out[n] = out.get(n, 0.0) + sim if full else max(out.get(n, 0.0), sim)
+        return {n: min(1.0, w) for n, w in out.items()}
 
 
 @lru_cache(maxsize=4)
-def _memory(path: str, corpus) -> Memory:
-    return Memory(read_questions(Path(path)), corpus)
+def _memory(path: str, rule_path: str, corpus) -> Memory:
+    return Memory(read_questions(Path(path)) + read_rule_questions(Path(rule_path)), corpus)
 
 
-def get_memory(corpus=None, path: Path | None = None) -> Memory:
-    """The memory of the tuning half, built once per corpus."""
-    return _memory(str(path or QUESTIONS_FILE), corpus)
+def get_memory(corpus=None, path: Path | None = None, rule_path: Path | None = None) -> Memory:
+    """The memory (the tuning half and the rules' questions), built once per corpus."""
+    return _memory(str(path or QUESTIONS_FILE), str(rule_path or RULE_QUESTIONS_FILE), corpus)

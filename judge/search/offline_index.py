@@ -40,7 +40,8 @@ Format (JSON):
   server's weaker second reading), postings as above;
 - ``cornici``: the question frames (judge/search/frames.py), each [phrases, subject groups, rules],
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
-  learned from (judge/search/learned.py), each [its Italian stems, its rules];
+  learned from (judge/search/learned.py), each [its Italian stems, its rules, its likeness factor when
+  not 1];
 - ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
 - ``ortografia``: the speller's words, ranked, and what the «known word» test needs
   (judge/search/offline_spelling.py);
@@ -60,7 +61,7 @@ from judge.search import question
 from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
-from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, stems as question_stems
+from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, WORD_NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.offline_spelling import build_spelling
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
@@ -152,20 +153,22 @@ def build(corpus: Corpus, engine: Engine) -> dict:
 
 def _questions(engine: Engine) -> dict:
     """What the server knows of questions: the frames and the questions it learned from (the engine's
-    memory: the tuning half only)."""
+    memory: the tuning half and the rules' questions, these with their likeness factor)."""
     def phrase(p):  # [word, its Italian stem or None]
         return [[w, k[1:] if k else None] for w, k in p]
 
     frames = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
               for f in load_frames()]
-    asked = [[sorted(question_stems(a.text)), list(a.rules)] for a in engine.memory.asked]
+    asked = [[sorted(question_stems(a.text)), list(a.rules), *([a.likeness] if a.likeness != 1 else [])]
+             for a in engine.memory.asked]
     return {"cornici": frames, "domande": asked}
 
 
 def _question_weights() -> dict:
     """How much a question's frame, its frame's words and the questions like it weigh (the server's)."""
     return {"cornice": question.W_FRAME, "parola_cornice": question.W_FRAME_WORD, "regola_seguente": NEXT_RULE,
-            "domande": question.W_LEARNED, "vicine": NEIGHBOURS, "somiglianza_minima": MIN_SIMILARITY}
+            "domande": question.W_LEARNED, "vicine": NEIGHBOURS, "domande_parole": question.W_LEARNED_WORDS,
+            "vicine_parole": WORD_NEIGHBOURS, "somiglianza_minima": MIN_SIMILARITY}
 
 
 def _english_stems(corpus: Corpus, glossary, headwords) -> dict[str, str]:

@@ -5,7 +5,8 @@ the rules the words find (query.py adds them to the words' scores, as a share of
 - the cards' rules (judge/search/named_cards.py), ``W_CARD``;
 - the rules answering the question's frame (judge/search/frames.py), ``W_FRAME``; the frame's own
   words («controlla», «ordine») weigh ``W_FRAME_WORD`` of a subject's word in the search;
-- the rules of the questions most like it (judge/search/learned.py), ``W_LEARNED``.
+- the rules of the questions most like it (judge/search/learned.py), ``W_LEARNED`` for a full question,
+  ``W_LEARNED_WORDS`` for a few words.
 
 The weights were chosen on the tuning halves only (docs/ricerca.md, 29 November 2026).
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from judge.cards.table import CardTable
-from judge.search.frames import Reading, read
+from judge.search.frames import Reading, is_full_question, read
 from judge.search.learned import Memory
 from judge.search.named_cards import NamedCards, named_cards
 
@@ -24,7 +25,8 @@ from judge.search.named_cards import NamedCards, named_cards
 W_CARD = 1.0
 W_FRAME = 0.8
 W_FRAME_WORD = 0.5
-W_LEARNED = 0.3
+W_LEARNED = 0.6  # a full question (0.3 before the rules' questions joined the memory; chosen on tuning)
+W_LEARNED_WORDS = 0.3  # a few words (learned.py: the memory's two readings)
 
 
 @dataclass
@@ -48,7 +50,9 @@ def candidate_rules(question: Question, text: str, memory: Memory) -> dict[str, 
     """Rule -> what it adds to its score, from the three sources (``text``: the query as typed, card
     names and all, as the questions the search learned from were written)."""
     out: dict[str, float] = {}
-    for weight, found in ((W_LEARNED, memory.rules_for(text) if W_LEARNED else {}),
+    full = is_full_question(text)
+    w_learned = W_LEARNED if full else W_LEARNED_WORDS
+    for weight, found in ((w_learned, memory.rules_for(text, full) if w_learned else {}),
                           (W_CARD, question.cards.rules), (W_FRAME, question.reading.rules)):
         if not weight:
             continue

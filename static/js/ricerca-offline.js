@@ -206,32 +206,44 @@
     return out;
   }
 
-  /* learned.py Memory.rules_for: the rules of the questions most like this one (tf-idf cosine over
-     Italian stems), each weighing the likeness of the nearest question it answered. */
-  function learnedRules(ix, stems) {
-    var out = new Map(), asked = ix.domande;
-    if (!asked.length) return out;
-    if (!ix.idf) {
-      var df = new Map();
-      asked.forEach(function (q) { q[0].forEach(function (t) { df.set(t, (df.get(t) || 0) + 1); }); });
-      ix.idf = new Map();
-      df.forEach(function (k, t) { ix.idf.set(t, Math.log(1 + asked.length / k)); });
-      ix.norme = asked.map(function (q) {
-        return Math.sqrt(q[0].reduce(function (a, t) { return a + Math.pow(ix.idf.get(t), 2); }, 0)) || 1;
-      });
+  /* learned.py Likeness: tf-idf cosine over Italian stems, built once per index for each reading. */
+  function likeness(asked) {
+    var df = new Map(), idf = new Map();
+    asked.forEach(function (q) { q[0].forEach(function (t) { df.set(t, (df.get(t) || 0) + 1); }); });
+    df.forEach(function (k, t) { idf.set(t, Math.log(1 + asked.length / k)); });
+    var norms = asked.map(function (q) {
+      return Math.sqrt(q[0].reduce(function (a, t) { return a + Math.pow(idf.get(t), 2); }, 0)) || 1;
+    });
+    return { asked: asked, idf: idf, norms: norms };
+  }
+
+  /* learned.py Memory.rules_for: the rules of the questions most like this one. A full question meets every
+     question, each likeness times the question's factor (its third item, 1 when absent), and a rule weighs
+     the likenesses of the near questions that name it, added up to 1 at most; a few words meet the
+     situations only (no factor), a rule weighing the likeness of the nearest that names it. */
+  function learnedRules(ix, stems, full) {
+    var out = new Map();
+    if (!ix.domande.length) return out;
+    if (!ix.somiglianze) {
+      ix.somiglianze = { tutte: likeness(ix.domande),
+        situazioni: likeness(ix.domande.filter(function (q) { return q.length < 3; })) };
     }
+    var l = full ? ix.somiglianze.tutte : ix.somiglianze.situazioni, asked = l.asked;
+    if (!asked.length) return out;
     var unknown = Math.log(1 + asked.length), qn = 0;
-    stems.forEach(function (t) { qn += Math.pow(ix.idf.has(t) ? ix.idf.get(t) : unknown, 2); });
+    stems.forEach(function (t) { qn += Math.pow(l.idf.has(t) ? l.idf.get(t) : unknown, 2); });
     qn = Math.sqrt(qn) || 1;
     var sims = [];
     asked.forEach(function (q, i) {
       var acc = 0;
-      q[0].forEach(function (t) { if (stems.has(t)) acc += Math.pow(ix.idf.get(t), 2); });
-      if (acc > 0 && acc / (ix.norme[i] * qn) >= ix.pesi.somiglianza_minima) sims.push([acc / (ix.norme[i] * qn), i]);
+      q[0].forEach(function (t) { if (stems.has(t)) acc += Math.pow(l.idf.get(t), 2); });
+      if (acc > 0 && acc / (l.norms[i] * qn) >= ix.pesi.somiglianza_minima) sims.push([acc / (l.norms[i] * qn) * (q[2] || 1), i]);
     });
-    sims.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; }).slice(0, ix.pesi.vicine).forEach(function (s) {
-      asked[s[1]][1].forEach(function (n) { out.set(n, Math.max(out.get(n) || 0, s[0])); });
-    });
+    sims.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; })
+      .slice(0, full ? ix.pesi.vicine : ix.pesi.vicine_parole).forEach(function (s) {
+        asked[s[1]][1].forEach(function (n) { out.set(n, full ? (out.get(n) || 0) + s[0] : Math.max(out.get(n) || 0, s[0])); });
+      });
+    out.forEach(function (w, n) { out.set(n, Math.min(1, w)); });
     return out;
   }
 
@@ -314,9 +326,9 @@
 
   /* question.py candidate_rules: rule position -> what it adds, as a share of the best (``ss``: the stems of
      the query as typed, card names and all, as the questions learned from were written). */
-  function candidates(ix, reading, ss, cards) {
+  function candidates(ix, reading, ss, cards, full) {
     var out = new Map(), stems = new Set(ss.filter(function (s) { return s !== null; }));
-    [[ix.pesi.domande, learnedRules(ix, stems)], [ix.carte ? ix.carte.peso : 0, cards.rules],
+    [[full ? ix.pesi.domande : ix.pesi.domande_parole, learnedRules(ix, stems, full)], [ix.carte ? ix.carte.peso : 0, cards.rules],
       [ix.pesi.cornice, reading.rules]].forEach(function (src) {
       if (!src[0]) return;
       src[1].forEach(function (w, n) {
@@ -400,7 +412,9 @@
     var top = 0;
     best.forEach(function (s) { top = Math.max(top, s); });
     // query.py _with_candidates: the question's rules added as a share of the words' best score.
-    var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards);
+    // frames.py is_full_question: seven words or more, or five with a question mark.
+    var full = typedWords.length >= 7 || (typedWords.length >= 5 && query.indexOf("?") !== -1);
+    var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards, full);
     added.forEach(function (a, pos) { best.set(pos, (best.get(pos) || 0) + a * (top || 1)); });
     out.rules = Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
       .map(function (e) { return ix.regole[e[0]]; });
