@@ -1,16 +1,18 @@
 """What the search learns from questions: the rules that answered questions like this one.
 
-The memory holds two kinds of question, each with the rules that answer it:
+The memory holds three kinds of question, each with the rules that answer it:
 - the tuning half of ``domande.json`` (questions players ask about situations, written for this purpose
   and kept out of the evaluation sets; the held-out half is never read here: it measures what the
   memory is worth on questions it has not seen);
 - ``domande_regole.tsv``: questions written rule by rule, for every rule players ask about, by sessions
   that never saw the search or the questions it is measured on. A neighbour of this kind counts
-  ``RULE_QUESTION_LIKENESS`` of its likeness: it was written from one rule's text, not from a situation.
+  ``RULE_QUESTION_LIKENESS`` of its likeness: it was written from one rule's text, not from a situation;
+- ``domande_carte.tsv``: questions naming the cards players ask about most, each with its rules, written
+  the same way from the cards' rulings (``CARD_QUESTION_LIKENESS``).
 A new question is compared with the questions in it (tf-idf cosine over Italian stems, the analyzer's:
 ``stems``), and the rules of the nearest ones are the rules it probably asks for (``rules_for``), which
 the engine adds to the rules its words find (question.py, query.py). It is read two ways:
-- a full question (frames.is_full_question) meets both kinds; each rule weighs the likenesses of the
+- a full question (frames.is_full_question) meets every kind; each rule weighs the likenesses of the
   ``NEIGHBOURS`` near questions that name it, added up to 1 at most (a rule that several near questions
   name is likelier than one named once);
 - a few words meet the situations only, as before the rules' questions joined: each rule weighs the
@@ -32,11 +34,13 @@ from judge.search.analysis import stem, words
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
 RULE_QUESTIONS_FILE = Path(__file__).with_name("domande_regole.tsv")
+CARD_QUESTIONS_FILE = Path(__file__).with_name("domande_carte.tsv")
 LEARNED_HALF = "tuning"
 MIN_SIMILARITY = 0.2  # below this a question is not like the one asked
 # Chosen on the tuning halves (docs/ricerca.md, 29 November 2026, third session), with question.W_LEARNED.
 NEIGHBOURS = 8  # a full question: near questions whose rules count
 RULE_QUESTION_LIKENESS = 0.7
+CARD_QUESTION_LIKENESS = 1.0  # a card named in both is as telling as a situation
 WORD_NEIGHBOURS = 5  # a few words (the memory's reading before the rules' questions)
 
 
@@ -45,12 +49,16 @@ def stems(text: str) -> set[str]:
     return {t for t in (stem(w, "it") for w in words(text)) if t is not None}
 
 
+SITUATION, RULE, CARD = "situazione", "regola", "carta"  # the kinds of question the memory holds
+
+
 @dataclass(frozen=True)
 class Asked:
     text: str
     rules: tuple[str, ...]
     group: str = ""
     likeness: float = 1.0  # what its likeness to a new question counts for (RULE_QUESTION_LIKENESS)
+    kind: str = SITUATION
 
 
 def read_questions(path: Path | None = None, half: str = LEARNED_HALF) -> list[Asked]:
@@ -66,7 +74,19 @@ def read_rule_questions(path: Path | None = None) -> list[Asked]:
         if not line.strip() or line.startswith("#") or line.startswith("regola\t"):
             continue
         number, text = line.split("\t")
-        out.append(Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS))
+        out.append(Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS, RULE))
+    return out
+
+
+def read_card_questions(path: Path | None = None) -> list[Asked]:
+    """The questions written card by card (``domande_carte.tsv``: rules, comma separated, TAB card TAB
+    question, ``#`` comments and a header line)."""
+    out = []
+    for line in Path(path or CARD_QUESTIONS_FILE).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("regole\t"):
+            continue
+        numbers, card, text = line.split("\t")
+        out.append(Asked(text, tuple(numbers.split(",")), "carta " + card, CARD_QUESTION_LIKENESS, CARD))
     return out
 
 
@@ -117,7 +137,7 @@ class Memory:
     def __init__(self, asked: list[Asked], corpus=None):
         self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
         self.questions = Likeness(self.asked)
-        self.situations = Likeness([a for a in self.asked if a.likeness == 1])
+        self.situations = Likeness([a for a in self.asked if a.kind == SITUATION])
 
     def __len__(self) -> int:
         return len(self.asked)
@@ -139,10 +159,13 @@ class Memory:
 
 
 @lru_cache(maxsize=4)
-def _memory(path: str, rule_path: str, corpus) -> Memory:
-    return Memory(read_questions(Path(path)) + read_rule_questions(Path(rule_path)), corpus)
+def _memory(path: str, rule_path: str, card_path: str, corpus) -> Memory:
+    return Memory(read_questions(Path(path)) + read_rule_questions(Path(rule_path))
+                  + read_card_questions(Path(card_path)), corpus)
 
 
-def get_memory(corpus=None, path: Path | None = None, rule_path: Path | None = None) -> Memory:
-    """The memory (the tuning half and the rules' questions), built once per corpus."""
-    return _memory(str(path or QUESTIONS_FILE), str(rule_path or RULE_QUESTIONS_FILE), corpus)
+def get_memory(corpus=None, path: Path | None = None, rule_path: Path | None = None,
+               card_path: Path | None = None) -> Memory:
+    """The memory (the tuning half, the rules' and the cards' questions), built once per corpus."""
+    return _memory(str(path or QUESTIONS_FILE), str(rule_path or RULE_QUESTIONS_FILE),
+                   str(card_path or CARD_QUESTIONS_FILE), corpus)

@@ -40,8 +40,8 @@ Format (JSON):
   server's weaker second reading), postings as above;
 - ``cornici``: the question frames (judge/search/frames.py), each [phrases, subject groups, rules],
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
-  learned from (judge/search/learned.py), each [its Italian stems, its rules, its likeness factor when
-  not 1];
+  learned from (judge/search/learned.py), each [its Italian stems, its rules] for a situation, [its
+  Italian stems, its rules, its likeness factor] for the other kinds;
 - ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
 - ``ortografia``: the speller's words, ranked, and what the «known word» test needs
   (judge/search/offline_spelling.py);
@@ -61,7 +61,7 @@ from judge.search import question
 from judge.search.analysis import ALL_STOPS, terms, words
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
-from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, WORD_NEIGHBOURS, stems as question_stems
+from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, SITUATION, WORD_NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.offline_spelling import build_spelling
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
@@ -159,7 +159,7 @@ def _questions(engine: Engine) -> dict:
 
     frames = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
               for f in load_frames()]
-    asked = [[sorted(question_stems(a.text)), list(a.rules), *([a.likeness] if a.likeness != 1 else [])]
+    asked = [[sorted(question_stems(a.text)), list(a.rules), *([a.likeness] if a.kind != SITUATION else [])]
              for a in engine.memory.asked]
     return {"cornici": frames, "domande": asked}
 

@@ -218,7 +218,7 @@
   }
 
   /* learned.py Memory.rules_for: the rules of the questions most like this one. A full question meets every
-     question, each likeness times the question's factor (its third item, 1 when absent), and a rule weighs
+     question, each likeness times the question's factor (its third item; a situation has none), and a rule weighs
      the likenesses of the near questions that name it, added up to 1 at most; a few words meet the
      situations only (no factor), a rule weighing the likeness of the nearest that names it. */
   function learnedRules(ix, stems, full) {
@@ -237,7 +237,7 @@
     asked.forEach(function (q, i) {
       var acc = 0;
       q[0].forEach(function (t) { if (stems.has(t)) acc += Math.pow(l.idf.get(t), 2); });
-      if (acc > 0 && acc / (l.norms[i] * qn) >= ix.pesi.somiglianza_minima) sims.push([acc / (l.norms[i] * qn) * (q[2] || 1), i]);
+      if (acc > 0 && acc / (l.norms[i] * qn) >= ix.pesi.somiglianza_minima) sims.push([acc / (l.norms[i] * qn) * (q.length > 2 ? q[2] : 1), i]);
     });
     sims.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; })
       .slice(0, full ? ix.pesi.vicine : ix.pesi.vicine_parole).forEach(function (s) {

@@ -17,8 +17,9 @@ from judge.search.analysis import terms
 from judge.search.evaluate import (load_blind, load_blind2, load_blind3, load_blind4, load_fresh, load_learning,
                                    load_questions)
 from judge.search.frames import is_full_question, load_frames, parse_frames, read
-from judge.search.learned import (NEIGHBOURS, QUESTIONS_FILE, RULE_QUESTION_LIKENESS, WORD_NEIGHBOURS, Asked, Memory,
-                                  read_questions, read_rule_questions)
+from judge.search.learned import (CARD, NEIGHBOURS, QUESTIONS_FILE, RULE, RULE_QUESTION_LIKENESS, SITUATION,
+                                  WORD_NEIGHBOURS, Asked, Memory, read_card_questions, read_questions,
+                                  read_rule_questions)
 
 
 def ranked(engine, q, n=5):
@@ -203,9 +204,9 @@ def test_the_learning_set_is_split_once_by_situation_and_checked(corpus):
     assert isinstance(split["seed"], int) and split["method"]
 
 
-def test_the_search_learns_only_from_the_tuning_half_and_the_rules_questions(engine):
+def test_the_search_learns_only_from_the_tuning_half_and_the_rules_and_cards_questions(engine):
     learned = {a.text for a in engine.memory.asked}
-    assert learned == {a.text for a in read_questions() + read_rule_questions()}
+    assert learned == {a.text for a in read_questions() + read_rule_questions() + read_card_questions()}
     assert not learned & {q.q for q in load_learning(half="heldout")}
 
 
@@ -216,14 +217,29 @@ def test_the_rules_questions_are_checked_and_cover_the_rules_players_ask_about(c
     assert len(set(keys)) == len(keys)
     for a in asked:
         assert len(a.rules) == 1 and a.rules[0] in corpus and a.text.strip(), a
-        assert a.likeness == RULE_QUESTION_LIKENESS < 1
+        assert a.likeness == RULE_QUESTION_LIKENESS < 1 and a.kind == RULE
     covered = {a.rules[0] for a in asked}
     # Every section of the turn, the stack, combat and state-based actions has questions.
     for section in ("103", "117", "500", "506", "508", "510", "601", "603", "608", "613", "614", "704"):
         assert any(n.startswith(section + ".") for n in covered), section
 
 
-def test_nothing_the_rules_questions_say_is_a_question_the_search_is_measured_on():
+def test_the_cards_questions_name_a_known_card_and_real_rules(corpus):
+    table = load_table()
+    names = {name: lang for row in range(len(table)) for name, lang in table.names_of(row)}
+    asked = read_card_questions()
+    assert len(asked) >= 1000
+    assert len({a.text.casefold() for a in asked}) == len(asked)
+    for a in asked:
+        card = a.group.removeprefix("carta ")
+        assert a.kind == CARD and 1 <= len(a.rules) <= 3 and all(n in corpus for n in a.rules), a
+        assert card in names and card.casefold() in a.text.casefold(), a
+    # Named both ways, as players do: by the English name and by the Italian printed one.
+    italian = sum(1 for a in asked if names[a.group.removeprefix("carta ")] == "it")
+    assert len(asked) // 4 <= italian <= 3 * len(asked) // 4
+
+
+def test_nothing_the_rules_or_cards_questions_say_is_a_question_the_search_is_measured_on():
     """Written by sessions that never saw the measured questions; still, a question with four fifths of its
     stems in common with a measured one would measure the memory, not the search: none is left."""
     def stems(q):
@@ -235,7 +251,7 @@ def test_nothing_the_rules_questions_say_is_a_question_the_search_is_measured_on
     for i, m in enumerate(measured):
         for t in m:
             by_stem.setdefault(t, []).append(i)
-    for a in read_rule_questions():
+    for a in read_rule_questions() + read_card_questions():
         s = stems(a.text)
         near = {i for t in s for i in by_stem.get(t, ())}
         assert not any(len(s & measured[i]) / len(s | measured[i]) >= 0.8 for i in near), a.text
@@ -247,7 +263,7 @@ def test_near_questions_add_up_and_a_rules_question_counts_less(corpus):
     as like it. Read as a few words, the memory meets the situations only, each rule its nearest's likeness."""
     text = "se la mia creatura viene distrutta torna in mano?"
     situation = Asked(text, ("400.7",), "s")
-    rule_q = Asked(text, ("701.8a",), "r", RULE_QUESTION_LIKENESS)
+    rule_q = Asked(text, ("701.8a",), "r", RULE_QUESTION_LIKENESS, RULE)
     memory = Memory([situation, rule_q], corpus)
     got = memory.rules_for(text)
     assert got["400.7"] == pytest.approx(1.0) and got["701.8a"] == pytest.approx(RULE_QUESTION_LIKENESS)
@@ -279,13 +295,14 @@ def test_a_few_words_read_the_memory_as_before_the_rules_questions(engine):
                           st.sampled_from([1.0, RULE_QUESTION_LIKENESS])), min_size=1, max_size=12),
        st.booleans())
 def test_the_memory_weighs_rules_between_0_and_1_and_ranks_its_neighbours(words, asked, full):
-    memory = Memory([Asked(" ".join(w), (n,), str(i), f) for i, (w, n, f) in enumerate(asked)])
+    memory = Memory([Asked(" ".join(w), (n,), str(i), f, SITUATION if f == 1 else RULE)
+                     for i, (w, n, f) in enumerate(asked)])
     text = " ".join(words)
     near = memory.nearest(text, full)
     assert len(near) <= (NEIGHBOURS if full else WORD_NEIGHBOURS)
     assert [s for s, _ in near] == sorted((s for s, _ in near), reverse=True)
     assert all(0 < s <= a.likeness + 1e-9 for s, a in near)
-    assert full or all(a.likeness == 1 for _, a in near)
+    assert full or all(a.kind == SITUATION for _, a in near)
     weights = memory.rules_for(text, full)
     assert set(weights) == {n for _, a in near for n in a.rules}
     assert all(0 < w <= 1.0 for w in weights.values())
