@@ -59,6 +59,9 @@ def test_phrases_and_operators_offline_give_the_servers_answers(page, server_eng
         expect(note).to_contain_text("si cerca come parole")
         expect(note.locator("a")).to_have_attribute("href", "/regole/702.19b")
         expect(page.locator(".avviso-offline")).to_contain_text("gli stessi operatori")
+        # A query that is only a rule reference, with its keyword, opens the rule (as the site redirects).
+        page.goto("/cerca?q=" + quote("regola 704.5a"))
+        page.wait_for_url("**/regole/704.5a")
     finally:
         page.context.set_offline(False)
 
