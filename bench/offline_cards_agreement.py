@@ -106,5 +106,6 @@ def syntax(engine, offline, queries: list[tuple[str, str]]) -> None:
     for form, (n, first, notes) in by_form.items():
         print(f"  {form}: {n}; stessa prima risposta {first}, stessi avvisi {notes}")
 
+
 if __name__ == "__main__":
     main()
