@@ -3,7 +3,9 @@
 over it, and the server's engine on the same corpus. For each question set: its questions that name a card
 (a ``card`` field: the same first answer, the same cards shown), and all its questions (the same first
 answer, and the same «Forse cercavi» suggestion; those the server corrects or completes a word of counted
-apart) (docs/telefono-e-offline.md). Needs ``node``.
+apart); and queries in the search's syntax made from their words (bench/syntax_queries.py: phrases in quotes,
+AND/OR/NOT, -word, +word), form by form: the same first answer, the same notes (docs/telefono-e-offline.md).
+Needs ``node``.
 
     .venv/bin/python -m bench.offline_cards_agreement
     .venv/bin/python -m bench.offline_cards_agreement --js DIR   # another copy of static/js (an older commit's)
@@ -20,21 +22,26 @@ from pathlib import Path
 from judge.corpus import load_corpus
 from judge.search.engines import get_engine
 from judge.search.offline_index import build
+from judge.web.offline_data import edition_data
+
+from bench.syntax_queries import syntax_queries
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("tests/search/questions_blind.json", "tests/search/questions_blind2.json", "tests/search/questions_blind3.json",
         "judge/search/domande.json")
-SCRIPTS = ("radici.js", "ortografia.js", "ricerca-offline.js")  # ortografia.js: absent before typo correction
+# ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax.
+SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "ricerca-offline.js")
 RUN = """
 global.self = global;
 const fs = require("fs");
-process.argv.slice(4).forEach(f => require(f));
+process.argv.slice(5).forEach(f => require(f));
 const ix = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const rules = JSON.parse(fs.readFileSync(process.argv[3], "utf8")).regole;
 const S = self.judgeRicercaOffline;
-const qs = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+const qs = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
 console.log(JSON.stringify(qs.map(q => {
-  const a = S.answer ? S.answer(ix, q) : { rules: S.search(ix, q), suggestion: null };
-  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion];
+  const a = S.answer ? S.answer(ix, q, { regole: rules }) : { rules: S.search(ix, q), suggestion: null };
+  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion, a.notes || []];
 })));
 """
 
@@ -46,22 +53,28 @@ def main() -> None:
     corpus = load_corpus()
     with tempfile.TemporaryDirectory() as tmp:
         engine = get_engine(Path(tmp) / "istanza", corpus)
-        files = {name: Path(tmp) / name for name in ("indice.json", "domande.json", "run.js")}
+        files = {name: Path(tmp) / name for name in ("indice.json", "dati.json", "domande.json", "run.js")}
         files["indice.json"].write_text(json.dumps(build(corpus, engine), ensure_ascii=False), encoding="utf-8")
+        files["dati.json"].write_text(json.dumps(edition_data(corpus, corpus.content_hash), ensure_ascii=False),
+                                      encoding="utf-8")
         files["run.js"].write_text(RUN, encoding="utf-8")
         scripts = [str(js / s) for s in SCRIPTS if (js / s).exists()]
+
+        def offline(questions: list[str]) -> list:
+            files["domande.json"].write_text(json.dumps(questions), encoding="utf-8")
+            return json.loads(subprocess.run(
+                ["node", str(files["run.js"]), str(files["indice.json"]), str(files["dati.json"]),
+                 str(files["domande.json"]), *scripts], capture_output=True, text=True, check=True).stdout)
+
+        every: list[str] = []
         for name in SETS:
             path = ROOT / name
             if not path.exists():
                 continue
             asked = json.loads(path.read_text(encoding="utf-8"))["questions"]
-            questions = [q["q"] for q in asked]
-            files["domande.json"].write_text(json.dumps(questions), encoding="utf-8")
-            offline = json.loads(subprocess.run(
-                ["node", str(files["run.js"]), str(files["indice.json"]), str(files["domande.json"]), *scripts],
-                capture_output=True, text=True, check=True).stdout)
+            every += [q["q"] for q in asked]
             n_cards = first_cards = cards = first = suggested = typos = typos_first = 0
-            for q, (top, shown, suggestion) in zip(asked, offline):
+            for q, (top, shown, suggestion, _) in zip(asked, offline([q["q"] for q in asked])):
                 online = engine.search(q["q"], per_page=1)
                 same = top == [h.number for h in online.hits[:1]]
                 first += same
@@ -76,6 +89,22 @@ def main() -> None:
             print(f"{name}: {n_cards} domande con una carta; stessa prima risposta {first_cards}, stesse carte {cards}")
             print(f"{name}: {len(asked)} domande; stessa prima risposta {first}, stesso «Forse cercavi» {suggested}; "
                   f"{typos} con una parola corretta o completata dal sito, stessa prima risposta {typos_first}")
+        syntax(engine, offline, syntax_queries(every))
+
+
+def syntax(engine, offline, queries: list[tuple[str, str]]) -> None:
+    """The queries in the search's syntax, form by form: the same first answer, the same notes."""
+    by_form: dict[str, list[int]] = {}
+    for (form, q), (top, _, _, notes) in zip(queries, offline([q for _, q in queries])):
+        online = engine.search(q, per_page=1)
+        counts = by_form.setdefault(form, [0, 0, 0])
+        counts[0] += 1
+        counts[1] += top == [h.number for h in online.hits[:1]]
+        counts[2] += notes == online.notes
+    total = [sum(c[i] for c in by_form.values()) for i in range(3)]
+    print(f"sintassi (bench/syntax_queries.py): {total[0]} ricerche; stessa prima risposta {total[1]}, stessi avvisi {total[2]}")
+    for form, (n, first, notes) in by_form.items():
+        print(f"  {form}: {n}; stessa prima risposta {first}, stessi avvisi {notes}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@ it names (judge/search/offline_cards.py): their names are taken out of its words
 with the server's weights. So «layer», «livelli», «ETB», «SBA» give offline the first answers they give
 online, and so do the questions naming a card (all 43 of questions_blind.json and 134 of domande.json,
 29 November 2026). A word the rules don't know is corrected or completed as the server's speller does
-(judge/search/offline_spelling.py, static/js/ortografia.js), with the same «Forse cercavi». What it leaves
-out (phrases in quotes, AND/OR/NOT, filters, the quick answer) the offline page says. The cards are about
+(judge/search/offline_spelling.py, static/js/ortografia.js), with the same «Forse cercavi». The query's
+syntax is read as the server reads it (static/js/sintassi.js); a phrase in quotes is scored in the rules'
+texts, which the offline copy keeps anyway (static/js/frasi.js: this index only adds BM25's constants and
+Whoosh's kept lengths). What it leaves out (the quick answer, rule numbers inside a longer query) the
+offline page says. The cards are about
 40% of the file: 375 KB of its 925 KB with brotli (the index was 519 KB without them), the speller's words
 30 KB (docs/telefono-e-offline.md).
 
@@ -47,7 +50,8 @@ Format (JSON):
   (judge/search/offline_spelling.py);
 - ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py; ``corretta``: a
   corrected word's), how many words are searched (syntax.py MAX_WORDS), the scores' scale and the number
-  of documents (the coverage's rarity of a unit), ``parole_vuote``: the stop words.
+  of documents (the coverage's rarity of a unit), what a phrase's score needs (``k1``, ``b``: BM25's
+  constants, ``lunghezze``: the 256 lengths Whoosh keeps a field's length as), ``parole_vuote``: the stop words.
 """
 
 from __future__ import annotations
@@ -55,10 +59,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from whoosh.util.numeric import byte_to_length
 
 from judge.corpus import Corpus
 from judge.search import question
 from judge.search.analysis import ALL_STOPS, terms, words
+from judge.search.arrays import B, K1
 from judge.search.frames import NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, SITUATION, WORD_NEIGHBOURS, stems as question_stems
@@ -69,7 +75,7 @@ from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_H
 from judge.search.scoring import O, T
 from judge.search.syntax import MAX_WORDS
 
-FORMAT = 3
+FORMAT = 4
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
 # made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
 STEPS, OFFSET = 100, 7.0
@@ -145,7 +151,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
         "ortografia": build_spelling(engine, index),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
-                 "parole": MAX_WORDS, "passi": STEPS,
+                 "parole": MAX_WORDS, "passi": STEPS, **_phrase_weights(),
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),
     }
@@ -162,6 +168,12 @@ def _questions(engine: Engine) -> dict:
     asked = [[sorted(question_stems(a.text)), list(a.rules), *([a.likeness] if a.kind != SITUATION else [])]
              for a in engine.memory.asked]
     return {"cornici": frames, "domande": asked}
+
+
+def _phrase_weights() -> dict:
+    """What the browser needs to score a phrase in quotes as the server's scorer (scoring.py): BM25's
+    constants and the lengths Whoosh keeps a field's length as (one byte: the first not below it)."""
+    return {"k1": K1, "b": B, "lunghezze": [byte_to_length(i) for i in range(256)]}
 
 
 def _question_weights() -> dict:

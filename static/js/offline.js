@@ -230,7 +230,64 @@
   }
 
   // --- the search -------------------------------------------------------------------------------------------
-  function renderSearch(data, ix, query) {
+  var PER_PAGE = 10;  // judge/web/search.py
+  var DOCUMENTS = { mtr: "MTR", ipg: "IPG", jar: "JAR" };  // judge/web/tournament.py DOCUMENT_FILTERS
+  var KEYWORD = /^(?:regol[ae]|rules?|cr)\.?\s*/i;
+  // Rule numbers inside a longer query: dotted, or a section after its keyword (judge/corpus/citations.py reads more).
+  var NUMBER_IN_QUERY = /(?:^|[^\d.])([1-9]\d{2}\.\d{1,3}[a-z]{0,2})(?!\d)|(?:regol[ae]|sezion[ei]|rules?|sections?)\s+([1-9]\d{2})(?![\d.])/gi;
+
+  /* The search's parameters, as judge/web/search.py reads them (cerca.html's filters, its pages). */
+  function searchParams(params) {
+    var page = parseInt((params.get("pagina") || "").trim().slice(0, 6), 10);
+    var documento = (params.get("documento") || "tutti").trim().toLowerCase();
+    return { lingua: (params.get("lingua") || "tutte").trim().toLowerCase(), capitolo: (params.get("capitolo") || "").trim().slice(0, 2),
+      sezione: (params.get("sezione") || "").trim().slice(0, 4), pagina: Math.max(1, Math.min(isNaN(page) ? 1 : page, 1000)),
+      documento: Object.prototype.hasOwnProperty.call(DOCUMENTS, documento) || documento === "regole" ? documento : "tutti" };
+  }
+
+  /* What the page says beside the results: the filters (search.py active_filters), applied on the device, and
+     what the copy cannot do that the site would (a document's filter, a rule number inside the query). */
+  function searchNotes(out, query, opts, byNumber) {
+    var active = [];
+    if (opts.lingua === "it" || opts.lingua === "en") active.push(opts.lingua === "it" ? "solo italiano" : "solo inglese");
+    if (opts.capitolo) active.push("capitolo " + opts.capitolo);
+    if (opts.sezione) active.push("sezione " + opts.sezione);
+    if (active.length) out.appendChild(el("p", { class: "avviso filtri-offline", text: "Filtri attivi: " + active.join(", ") + " (applicati anche senza rete)." }));
+    if (opts.documento !== "tutti" && opts.documento !== "regole") {
+      out.appendChild(el("p", { class: "avviso", text: "Senza rete la ricerca nel solo " + DOCUMENTS[opts.documento] +
+        " non c'è: qui sotto le regole che la ricerca trova e, sopra, le sezioni dei documenti dei tornei che nomina." }));
+    }
+    var cited = [], m;
+    NUMBER_IN_QUERY.lastIndex = 0;
+    while ((m = NUMBER_IN_QUERY.exec(query)) !== null) {
+      var n = (m[1] || m[2]).toLowerCase();
+      if (byNumber.has(n) && cited.indexOf(n) === -1) cited.push(n);
+    }
+    if (cited.length) {
+      var links = [];
+      cited.forEach(function (n, i) { links.push(i ? ", " : null, el("a", { href: ruleUrl(n), class: "cit", text: n })); });
+      out.appendChild(el("p", { class: "avviso", role: "note" }, ["Senza rete un numero di regola dentro una ricerca si cerca come parole (sul sito porta alla regola in cima ai risultati): apri ",
+        cited.length > 1 ? "le regole " : "la regola "].concat(links, ["."])));
+    }
+  }
+
+  /* Previous and next page, as cerca.html links them (the same parameters). */
+  function pages(query, opts, page, count) {
+    var last = Math.ceil(count / PER_PAGE);
+    if (last <= 1) return null;
+    function link(p, rel, text) {
+      var params = new URLSearchParams({ q: query });
+      if (opts.lingua === "it" || opts.lingua === "en") params.set("lingua", opts.lingua);
+      if (opts.capitolo) params.set("capitolo", opts.capitolo);
+      if (opts.sezione) params.set("sezione", opts.sezione);
+      params.set("pagina", p);
+      return el("a", { rel: rel, href: "/cerca?" + params.toString(), text: text });
+    }
+    return el("nav", { class: "paginazione", "aria-label": "Pagine dei risultati" }, [page > 1 ? link(page - 1, "prev", "← Precedenti") : null,
+      page > 1 && page < last ? " " : null, page < last ? link(page + 1, "next", "Successivi →") : null]);
+  }
+
+  function renderSearch(data, ix, query, params) {
     var out = document.getElementById("risultati-offline");
     var box = document.getElementById("q");
     if (box) box.value = query;
@@ -238,9 +295,14 @@
     if (!query.trim()) return;
     document.title = query + " · Cerca (offline) · judge";
     var byNumber = new Map(data.regole.map(function (r) { return [r.n, r]; }));
-    var direct = RULE_PATH.exec("/" + query.trim().replace(",", "."));
+    var direct = RULE_PATH.exec("/" + query.trim().replace(KEYWORD, "").replace(",", "."));
     if (direct && byNumber.has(direct[1].toLowerCase())) { location.replace(ruleUrl(direct[1].toLowerCase())); return; }
-    var answer = window.judgeRicercaOffline.answer(ix, query), found = answer.rules;
+    var opts = searchParams(params);
+    opts.regole = data.regole;
+    var answer = window.judgeRicercaOffline.answer(ix, query, opts), found = answer.rules;
+    // The server's notes (a query too long, a phrase found nowhere), then what the copy says of itself.
+    answer.notes.forEach(function (note) { out.appendChild(el("p", { class: "avviso", text: note })); });
+    searchNotes(out, query, opts, byNumber);
     // A word corrected as the server corrects it: cerca.html's «Forse cercavi» (text nodes: nothing typed is markup).
     if (answer.suggestion) {
       out.appendChild(el("p", { class: "forse" }, ["Forse cercavi: ",
@@ -255,20 +317,26 @@
           c.english ? el("span", { lang: "en", text: "(" + c.english + ")" }) : null]);
       })));
     }
-    out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length ? found.length + " regole trovate (senza rete)" : "Nessuna regola trovata per «" + query + "» nella copia offline." }));
-    var ol = el("ol", { class: "risultati", id: "risultati", tabindex: "-1" });
-    found.slice(0, 20).forEach(function (n) {
-      var r = byNumber.get(n), t = r.it || r.en, section = r.k === "regola" || r.k === "sottoregola" ? byNumber.get(n.split(".")[0]) : null;
+    var page = Math.min(opts.pagina, Math.max(1, Math.ceil(found.length / PER_PAGE))), pageCount = Math.ceil(found.length / PER_PAGE);
+    out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length
+      ? found.length + " regole trovate (senza rete)" + (pageCount > 1 ? " · pagina " + page + " di " + pageCount : "")
+      : "Nessuna regola trovata per «" + query + "» nella copia offline." }));
+    var ol = el("ol", { class: "risultati", id: "risultati", tabindex: "-1", start: String((page - 1) * PER_PAGE + 1) });
+    found.slice((page - 1) * PER_PAGE, page * PER_PAGE).forEach(function (n) {
+      var r = byNumber.get(n), t = opts.lingua === "en" ? r.en || r.it : r.it || r.en;
+      var section = r.k === "regola" || r.k === "sottoregola" ? byNumber.get(n.split(".")[0]) : null;
       // A section's or chapter's title is a name, not a text with a label (cerca.html does the same).
       var kind = r.k === "sezione" ? "Sezione" : r.k === "capitolo" ? "Capitolo" : null;
       var head = el("p", { class: "intestazione" }, [el("a", { href: ruleUrl(n) }, [el("strong", { text: n })]), " ",
         section ? el("span", { class: "sezione", text: section.t }) : null, section ? " " : null,
         kind ? el("span", { class: "sezione", text: kind }) : (t ? badge(data, t) : null)]);
       var li = el("li", { class: "risultato" }, [head]);
-      if (t) li.appendChild(el("p", { class: "estratto", lang: r.it ? "it" : "en", text: t[0].length > 240 ? t[0].slice(0, 240) + "…" : t[0] }));
+      if (t) li.appendChild(el("p", { class: "estratto", lang: t === r.it ? "it" : "en", text: t[0].length > 240 ? t[0].slice(0, 240) + "…" : t[0] }));
       ol.appendChild(li);
     });
     out.appendChild(ol);
+    var nav = pages(query, opts, page, found.length);
+    if (nav) out.appendChild(nav);
   }
 
   // --- the glossary's search (judge/web/glossary_search.py) ---------------------------------------------------
@@ -353,7 +421,7 @@
   var q = new URLSearchParams(location.search).get("q") || "";
   if (kind === "cerca" || kind === "glossario") {
     Promise.all([load(app.getAttribute("data-dati")), load(app.getAttribute("data-indice"))])
-      .then(function (both) { (kind === "cerca" ? renderSearch : renderGlossary)(both[0], both[1], q); }, failed);
+      .then(function (both) { (kind === "cerca" ? renderSearch : renderGlossary)(both[0], both[1], q, new URLSearchParams(location.search)); }, failed);
   } else {
     var m = RULE_PATH.exec(path);
     if (m) load(app.getAttribute("data-dati")).then(function (data) { renderRule(data, m[1].toLowerCase()); }, failed);

@@ -289,16 +289,33 @@
     return t;
   }
 
+  /* A stemmer with its answers kept (the server's stemmers keep theirs: analysis.py STEMS_KEPT): the rules'
+     texts, analysed for a phrase in quotes (frasi.js), repeat the same ten thousand words. */
+  var KEPT = 16384;
+  function kept(stemmer) {
+    var known = new Map();
+    return function (w) {
+      var s = known.get(w);
+      if (s === undefined) {
+        if (known.size >= KEPT) known.clear();
+        s = stemmer(w);
+        known.set(w, s);
+      }
+      return s;
+    };
+  }
+  var italianStem = kept(function (w) { return nounToVerb(stemItalian(w)); }), englishStem = kept(stemEnglish);
+
   /* The Italian terms of a text, as the server indexes them (stops: the offline index's list). */
   function italianTerms(text, stops) {
     var out = [];
     tokens(text).forEach(function (w) {
       if (stops && stops.has(w)) return;
-      out.push(nounToVerb(stemItalian(w)));
+      out.push(italianStem(w));
     });
     return out;
   }
 
-  root.judgeRadici = { fold: fold, words: words, spans: spans, tokens: tokens, stemItalian: stemItalian, stemEnglish: stemEnglish,
+  root.judgeRadici = { fold: fold, words: words, spans: spans, tokens: tokens, stemItalian: stemItalian, stemEnglish: englishStem,
     italianTerms: italianTerms };
 })(typeof self !== "undefined" ? self : this);

@@ -9,8 +9,10 @@
    those of the questions like it are added; the cards it names (judge/cards/mentions.py,
    judge/search/named_cards.py) are taken out of its words and bring their rules; a word the rules don't
    know is corrected or completed as the server does (static/js/ortografia.js), and the page suggests the
-   correction. Not here: quoted phrases, AND/OR/NOT, filters (the page says so).
-   Depends on static/js/radici.js (the Italian stems) and static/js/ortografia.js (the typos). */
+   correction. The query's syntax is the server's (static/js/sintassi.js: phrases in quotes, scored in the rules'
+   texts by static/js/frasi.js; AND/OR/NOT, -word, +word), and so are the language, chapter and section filters.
+   Not here: the quick answer, rule numbers inside a longer query (offline.js says so).
+   Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js and frasi.js. */
 (function (root) {
   "use strict";
   var R = root.judgeRadici;
@@ -145,19 +147,87 @@
         if (concept) out.push(concept);
         return;
       }
-      var keys = [];
-      a.forEach(function (x) {
-        ["it", "en"].forEach(function (lang) { var s = stem(ix, x, lang); if (s !== null) keys.push([lang, s]); });
-      });
-      if (!keys.length) return;
-      var unit = { label: a[0], scores: unitScores(ix, keys) };
-      if (a.some(function (x) { return POWER_TOUGHNESS.test(x); })) {  // "2/2" is also power and toughness, weaker (query.py W_PT_MEANING)
-        if (!ix.memo.has("pt")) ix.memo.set("pt", decode(ix, ix.forza_costituzione));
-        ix.memo.get("pt").forEach(function (s, doc) { unit.scores.set(doc, (unit.scores.get(doc) || 0) + s); });
-      }
-      out.push(weighed(unit, weights[i]));
+      var unit = wordUnit(ix, a, weights[i]);
+      if (unit) out.push(unit);
     });
     return out;
+  }
+
+  /* query.py Engine._word_unit: a word (``a``: its alternatives) in both languages. */
+  function wordUnit(ix, a, weight) {
+    var keys = [];
+    a.forEach(function (x) {
+      ["it", "en"].forEach(function (lang) { var s = stem(ix, x, lang); if (s !== null) keys.push([lang, s]); });
+    });
+    if (!keys.length) return null;
+    var unit = { label: a[0], scores: unitScores(ix, keys) };
+    if (a.some(function (x) { return POWER_TOUGHNESS.test(x); })) {  // "2/2" is also power and toughness, weaker (query.py W_PT_MEANING)
+      if (!ix.memo.has("pt")) ix.memo.set("pt", decode(ix, ix.forza_costituzione));
+      ix.memo.get("pt").forEach(function (s, doc) { unit.scores.set(doc, (unit.scores.get(doc) || 0) + s); });
+    }
+    return weighed(unit, weight);
+  }
+
+  /* A word required or excluded (query.py Engine._units): the glossary concept its first alternative is,
+     else the word. */
+  function aloneUnit(ix, a, weight) {
+    var ids = new Set();
+    glossaryMatch(ix, [a[0]]).forEach(function (m) { m[2].forEach(function (c) { ids.add(c); }); });
+    return ids.size ? weighed(conceptUnit(ix, a[0], ids), weight) : wordUnit(ix, a, weight);
+  }
+
+  /* query.py Engine._phrase_unit: words in quotes, strictly in the rule text (static/js/frasi.js), in both
+     languages, and strictly every term of the glossary concept they are, if they are one. */
+  function phraseUnit(ix, rules, ws) {
+    var scores = new Map(), any = false;
+    function add(lang, seq) {
+      if (!seq.length) return;
+      any = true;
+      root.judgeFrasi.strict(ix, rules, lang, seq).forEach(function (s, doc) { scores.set(doc, (scores.get(doc) || 0) + s); });
+    }
+    ["it", "en"].forEach(function (lang) {
+      add(lang, ws.map(function (x) { return stem(ix, x, lang); }).filter(function (s) { return s !== null; }));
+    });
+    glossaryMatch(ix, ws).forEach(function (m) {
+      if (m[0] !== 0 || m[1] !== ws.length) return;
+      var seen = new Set();
+      Array.from(m[2]).sort(function (a, b) { return a - b; }).forEach(function (cid) {
+        ix.glossario.concetti[cid].forEach(function (k) {
+          if (seen.has(k[0] + "|" + k[1])) return;
+          seen.add(k[0] + "|" + k[1]);
+          add(k[0], k[1] ? k[1].split(" ") : []);
+        });
+      });
+    });
+    return any ? { label: '"' + ws.join(" ") + '"', scores: scores, weight: 1 } : null;
+  }
+
+  /* Every document: a rule's text in a language (in the rules' data; without it, every rule in both). */
+  function documents(ix, rules) {
+    if (!ix.documenti || ix.documenti.rules !== rules) {
+      ix.documenti = [];
+      ix.documenti.rules = rules;
+      ix.regole.forEach(function (n, pos) {
+        var r = rules && rules[pos];
+        if (!r || (r.it && r.it[0].trim())) ix.documenti.push(2 * pos);
+        if (!r || (r.en && r.en[0].trim())) ix.documenti.push(2 * pos + 1);
+      });
+    }
+    return ix.documenti;
+  }
+
+  /* layout.py Layout.filter: the documents the search's filters allow (language, chapter, section; as
+     query.py Engine.search checks them), or null for no filter. A rule's chapter is its number's first
+     digit, its section its first three. */
+  function allowedBy(ix, filters) {
+    var f = filters || {}, lang = f.lingua === "it" || f.lingua === "en" ? f.lingua : null;
+    var chapter = /^[1-9]$/.test(f.capitolo || "") ? f.capitolo : null;
+    var section = /^[1-9]\p{Nd}{2}$/u.test(f.sezione || "") ? f.sezione : null;
+    if (!lang && !chapter && !section) return null;
+    return function (doc) {
+      var n = ix.regole[doc >> 1];
+      return (!lang || (doc % 2 === 1) === (lang === "en")) && (!chapter || n[0] === chapter) && (!section || n.slice(0, 3) === section);
+    };
   }
 
   /* query.py Engine._rarity: how much a unit weighs in the coverage (rarer units carry the subject). */
@@ -358,51 +428,70 @@
 
   function headwordRules(ix, us) {
     var acc = new Map();
-    us.forEach(function (u) { rulesFor(ix, u.label).forEach(function (w, p) { acc.set(p, (acc.get(p) || 0) + w); }); });
+    us.forEach(function (u) { rulesFor(ix, u.label.replace(/^"+|"+$/g, "")).forEach(function (w, p) { acc.set(p, (acc.get(p) || 0) + w); }); });
     acc.forEach(function (w, p) { acc.set(p, w / us.length); });
     return acc;
   }
 
-  /* query.py Engine._search, then layout.py rank: the rule numbers, best first, and the «Forse cercavi» the
-     server would show (null for none). */
-  function answer(ix, query) {
+  /* query.py Engine._search, then layout.py rank: the rule numbers, best first, the «Forse cercavi» the server
+     would show (null for none) and its notes. The query's syntax is the server's (static/js/sintassi.js);
+     ``options``: ``regole``, the rules' data (the texts phrases in quotes are looked for in: static/js/frasi.js),
+     and the filters ``lingua``, ``capitolo``, ``sezione`` (cerca.html's). */
+  function answer(ix, query, options) {
     prepare(ix);
-    var typedWords = R.words(query), w = ix.pesi, cards = namedCards(ix, query);
+    var opts = options || {}, w = ix.pesi, Y = root.judgeSintassi, cleaned = Y.clean(query);
+    var q = cleaned[0], notes = cleaned[1], typedWords = R.words(q), cards = namedCards(ix, q);
     var all = R.words(cards.text);
     var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }));
-    var ws = all.slice(0, w.parole);  // the words searched: the first syntax.py MAX_WORDS, as the server's
+    var clauses = Y.parse(cards.text);
+    if (clauses.reduce(function (a, c) { return a + c.reduce(function (b, it) { return b + it.words.length; }, 0); }, 0) > w.parole) {
+      clauses = Y.truncate(clauses, w.parole);  // the words searched: the first syntax.py MAX_WORDS, as the server's
+      notes.push("Ricerca troppo lunga: considerate le prime " + w.parole + " parole.");
+    }
     // Typos corrected, words typed halfway completed (query.py Engine.fix), where the copy has the speller's words.
     var O = root.judgeOrtografia, corrections = new Map(), stemOf = function (x, lang) { return stem(ix, x, lang); };
-    var alts = ws.map(function (x) {
-      var a = O && ix.ortografia ? O.fix(ix, x, stemOf).alts : [x];
-      if (a.length !== 1 || a[0] !== x) corrections.set(x, a);
-      return a;
-    });
-    var weights = ws.map(function (x) {
-      return (corrections.has(x) ? w.corretta : 1) * (reading.frameWords.has(x) ? w.parola_cornice : 1);
-    });
+    var build = {
+      run: function (alts, weights) { return units(ix, alts, weights); },
+      alone: function (a, weight) { return aloneUnit(ix, a, weight); },
+      phrase: function (ws) { return phraseUnit(ix, opts.regole, ws); },
+      every: function () { return documents(ix, opts.regole); },
+      fix: function (x) {
+        var a = O && ix.ortografia ? O.fix(ix, x, stemOf).alts : [x];
+        if (a.length !== 1 || a[0] !== x) corrections.set(x, a);
+        return a;
+      },
+      weight: function (x, a) {
+        return (a.length !== 1 || a[0] !== x ? w.corretta : 1) * (reading.frameWords.has(x) ? w.parola_cornice : 1);
+      }
+    };
+    var found = Y.evaluate(clauses, build), loose = Y.relaxed(clauses);
+    if (!found.admitted.size && !Y.same(loose, clauses)) {  // nothing strictly: the same words, loosely
+      found = Y.evaluate(loose, build);
+      if (found.admitted.size) {
+        notes.push("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole richieste): risultati con le stesse parole, senza vincoli.");
+      }
+    }
     var suggested = typedWords.map(function (x) {
       var a = corrections.get(x);
       return a && O.correct(ix, x)[0] === a[0] ? a[0] : x;
     });
     var changed = suggested.some(function (x, i) { return x !== typedWords[i]; });
-    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null };
-    var us = units(ix, alts, weights);
-    if (!us.length && !cards.rules.size) return out;
-    var raw = new Map(), cov = new Map(), shares = us.map(function (u) { return u.weight * rarity(ix, u); });
+    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null, notes: notes };
+    var admitted = found.admitted, us = found.positives, allowed = allowedBy(ix, opts);
+    if (allowed) admitted.forEach(function (s, doc) { if (!allowed(doc)) admitted.delete(doc); });
+    if (!admitted.size && !cards.rules.size) return out;
+    var shares = us.map(function (u) { return u.weight * rarity(ix, u); });
     var total = shares.reduce(function (a, x) { return a + x; }, 0) || 1;
-    us.forEach(function (u, k) {
-      u.scores.forEach(function (s, doc) {
-        if (s <= 0) return;
-        raw.set(doc, (raw.get(doc) || 0) + s);
-        cov.set(doc, (cov.get(doc) || 0) + shares[k]);
-      });
-    });
     var named = ix.nomi[typedWords.join(" ")] || null, namedSet = new Set(named || []);
     var boost = named ? new Map() : headwordRules(ix, us);
     var best = new Map();
-    raw.forEach(function (s, doc) {
-      if (us.length > 1) { var c = Math.min(cov.get(doc) / total, 1); s *= 0.15 + 0.85 * c * c; }
+    admitted.forEach(function (s, doc) {
+      if (us.length > 1) {
+        var c = 0;
+        us.forEach(function (u, k) { if (u.scores.get(doc) > 0) c += shares[k]; });
+        c = Math.min(c / total, 1);
+        s *= 0.15 + 0.85 * c * c;
+      }
       if (doc % 2 === 0) s *= w.italiano;
       if (ix.soloNome.has(doc) && !namedSet.has(doc)) s *= w.solo_nome;
       var pos = doc >> 1;
@@ -411,11 +500,12 @@
     });
     var top = 0;
     best.forEach(function (s) { top = Math.max(top, s); });
-    // query.py _with_candidates: the question's rules added as a share of the words' best score.
-    // frames.py is_full_question: seven words or more, or five with a question mark.
-    var full = typedWords.length >= 7 || (typedWords.length >= 5 && query.indexOf("?") !== -1);
+    // query.py _with_candidates: the question's rules added as a share of the words' best score (where a
+    // filter allows one of their documents). frames.py is_full_question: seven words, or five with a «?».
+    var full = typedWords.length >= 7 || (typedWords.length >= 5 && q.indexOf("?") !== -1);
     var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards, full);
-    added.forEach(function (a, pos) { best.set(pos, (best.get(pos) || 0) + a * (top || 1)); });
+    var kept = allowed ? new Set(documents(ix, opts.regole).filter(allowed).map(function (doc) { return doc >> 1; })) : null;
+    added.forEach(function (a, pos) { if (!kept || kept.has(pos)) best.set(pos, (best.get(pos) || 0) + a * (top || 1)); });
     out.rules = Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
       .map(function (e) { return ix.regole[e[0]]; });
     // Weak answers to a corrected query: the server suggests the words as corrected (or as typed).
@@ -423,7 +513,7 @@
     return out;
   }
 
-  function search(ix, query) { return answer(ix, query).rules; }
+  function search(ix, query, options) { return answer(ix, query, options).rules; }
 
   /* The cards the query names, to show above the results: [{name, english}] (english: beside an Italian name). */
   function cardsNamed(ix, query) {

@@ -6,7 +6,10 @@
   "use strict";
   var box = document.getElementById("tornei-offline");
   if (!box || !box.getAttribute("data-dati")) return;
-  var query = new URLSearchParams(location.search).get("q") || "";
+  var params = new URLSearchParams(location.search), query = params.get("q") || "";
+  // judge/web/tournament.py tournament_hits: none when the rules alone are searched, nor past the first page.
+  var only = (params.get("documento") || "").trim().toLowerCase();
+  if (only === "regole" || (["mtr", "ipg", "jar"].indexOf(only) === -1 && parseInt(params.get("pagina"), 10) > 1)) return;
 
   function fold(s) {
     return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();

@@ -133,6 +133,43 @@ def test_search_index_holds_the_servers_own_scores(client, corpus, files, app):
     assert (scale["italiano"], scale["solo_nome"], scale["rubrica"]) == (ITALIAN_BOOST, W_HEADING_ONLY, W_HEADWORD)
 
 
+def test_a_phrase_in_quotes_is_scored_offline_from_the_rules_texts_as_the_server_scores_it(client, corpus, files, app):
+    """static/js/frasi.js scores a phrase from the texts of the edition's data with the index's BM25 constants
+    and Whoosh's kept lengths: the rule text of every document is the data's, its terms in order are the
+    field's positions, and the norms made from them as the browser makes them are the server's."""
+    from bisect import bisect_left
+
+    from judge.search.arrays import POSITION_BITS
+    from judge.search.engines import get_engine
+
+    ix = _offline_index(client, files)
+    data = json.loads(client.get(files["dati"]).get_data())
+    engine = get_engine(app.instance_path, corpus)
+    sc, scale = engine.scorer, ix["pesi"]
+    assert [r["n"] for r in data["regole"]] == ix["regole"]
+    by_number = {r["n"]: r for r in data["regole"]}
+    for lang in ("it", "en"):
+        docs = [d for d, f in enumerate(sc.stored) if f["lang"] == lang]
+        texts = {d: by_number[sc.stored[d]["number"]][lang][0] for d in docs}
+        assert all(texts[d] == sc.stored[d]["text"] for d in docs)
+        seqs = {d: terms(texts[d], lang) for d in docs}
+        average = sum(len(s) for s in seqs.values()) / scale["documenti"]
+        kept = scale["lunghezze"]
+        norm = {d: scale["k1"] * ((1 - scale["b"]) + scale["b"] * kept[bisect_left(kept, len(s))] / average)
+                for d, s in seqs.items()}
+        want = sc.norm[f"body_{lang}"]
+        assert all(abs(norm[d] - want[d]) <= 1e-5 * want[d] for d in docs), lang
+        # The field's positions are the terms in order, one after the other: what a phrase is matched on.
+        at: dict[int, dict[int, str]] = {}
+        for t in sc.terms(f"body_{lang}"):
+            for k in sc.postings(f"body_{lang}", t).keys:
+                at.setdefault(int(k) >> POSITION_BITS, {})[int(k) & ((1 << POSITION_BITS) - 1)] = t
+        for d, s in seqs.items():
+            positions = sorted(at.get(d, {}))
+            assert [at[d][p] for p in positions] == s
+            assert positions == list(range(positions[0], positions[0] + len(s))) if s else not positions
+
+
 def test_glossary_data_holds_what_its_search_compares(client, corpus, files):
     url = next(f for f in files["file"] if f.startswith("/offline/glossario-"))
     data = json.loads(client.get(url).get_data())
@@ -217,6 +254,9 @@ def test_offline_pages_render_in_the_browser_from_the_data(client, files):
     page = client.get("/offline/cerca").get_data(as_text=True)
     assert "la stessa correzione dei refusi" in page and "senza correzione dei refusi" not in page
     assert page.index("ortografia.js") < page.index("ricerca-offline.js")
+    # The syntax and the phrases (static/js/sintassi.js, frasi.js) before the search that uses them.
+    assert page.index("sintassi.js") < page.index("frasi.js") < page.index("ricerca-offline.js")
+    assert "<kbd>NOT</kbd>" in page and "senza frasi" not in page
     body = client.get("/offline/glossario").get_data(as_text=True)
     assert "/offline/glossario-" in body and "ricerca-offline.js" in body
 
