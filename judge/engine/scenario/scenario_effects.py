@@ -91,6 +91,8 @@ def read_effects(v: Validator, data: dict) -> list[Effect]:
 
 
 def _reader(d):
+    if addition_schema.is_addition(d):
+        return addition_schema.read
     if skip_schema.is_skip(d):
         return skip_schema.read
     return replacement_schema.read if replacement_schema.is_replacement(d) else effect_schema.read
