@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from judge.engine import Game
 from judge.engine.scenario.templates import new_scenario
@@ -352,3 +353,25 @@ def test_decisions_say_why_with_linked_rules(sim):
     html = sim.page(g)
     label = re.search(r'<label for="sc-dmg-0-0">(.*?)</label>', html, re.S).group(1)
     assert "letale: 1, Serpe ha tocco letale" in label and 'href="/regole/702.2c"' in label
+
+
+def test_a_turn_whose_untap_step_is_skipped_starts_its_log_under_the_upkeep(sim, client):
+    """Stasis: the turn's first lines (the new turn, the skip) sit under the step that happens,
+    in the page and in the Markdown log; no heading names the untap step that never began."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": json.loads(
+        (Path(__file__).resolve().parents[2] / "scenarios" / "stasi-e-le-sottofasi-di-stap.json")
+        .read_text(encoding="utf-8"))})
+    g = sim.act(g, azione="passo")
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    body = html.split('class="sc-log-body"', 1)[1]
+    groups = re.findall(r'<h3 class="sc-log-step">(.*?)</h3>\s*<ol class="sc-events">(.*?)</ol>',
+                        body, re.S)
+    labels = [label for label, _ in groups]
+    assert "Turno 5 · sottofase di mantenimento" in labels, labels
+    assert not any(label.startswith("Turno 5") and "STAP" in label for label in labels), labels
+    upkeep = dict(groups)["Turno 5 · sottofase di mantenimento"]
+    assert "Inizia il turno 5" in upkeep and "salta la sua sottofase di STAP" in upkeep
+    md = client.get(g + "/registro.md").get_data(as_text=True)
+    turn5 = md.split("## Turno 5", 1)[1]
+    assert "### Sottofase di mantenimento" in turn5 and "STAP\n" not in turn5.split("- ")[0]
