@@ -163,3 +163,22 @@ def test_the_cards_that_add_phases_have_templates_the_scenario_applies(sim):
     effect, errors = et.fill(t, {"source": "volta"}, "Time Vault")
     assert not errors and effect["then"] == {"act": "untap", "object": "volta"}
     assert effect["event"] == "turn" and effect["optional"] is True
+
+
+def test_moving_the_turn_in_the_builder_drops_the_phases_added_to_it(sim):
+    """A game saved in an added combat phase, opened in the builder: its turn lists its phases
+    (500.8); the judge moves the turn to another step, and the list, which described that turn
+    at that point, goes (else the scenario could no longer be read)."""
+    phases = [{"phase": "beginning"}, {"phase": "precombat_main"},
+              {"phase": "combat", "by": "Relentless Assault"}, {"phase": "combat"},
+              {"phase": "postcombat_main"}, {"phase": "ending"}]
+    url = sim.upload({"format": "judge-scenario", "version": 1,
+                      "players": [{"id": "p1"}, {"id": "p2"}],
+                      "turn": {"number": 3, "active_player": "p1", "step": "beginning_of_combat",
+                               "phases": phases, "phase_at": 2}})
+    builder = url.split("?")[0]
+    assert sim.api(builder)["documento"]["turn"]["phases"] == phases
+    r = sim.post(builder, {"turn.step": "end"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    turn = sim.api(r.location.split("?")[0])["documento"]["turn"]
+    assert turn["step"] == "end" and "phases" not in turn and "phase_at" not in turn

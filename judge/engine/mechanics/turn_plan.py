@@ -183,6 +183,19 @@ def counted(labels: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " e " + words[-1]
 
 
+def beginning_words(part: Part) -> str:
+    """The step that begins, for the log: «la sottofase di mantenimento», «la fase di
+    combattimento aggiunta da Relentless Assault, con la sottofase di inizio combattimento»."""
+    label = step_def(part.step).label
+    if not part.by:
+        return f"la {label}"
+    if not part.begins:
+        return f"la {label} aggiunta da {part.by}"
+    phase = PHASE_LABELS[part.begins]
+    made = "creata" if part.rule == "500.10" else "aggiunta"
+    return f"la {phase} {made} da {part.by}" + ("" if phase == label else f", con la {label}")
+
+
 def describe(plan: list[dict], at: int) -> str:
     """The turn's phases from the current one on: «fase principale pre-combattimento (ora),
     fase di combattimento (aggiunta da Relentless Assault), …»."""

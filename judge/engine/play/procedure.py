@@ -26,7 +26,7 @@ from judge.engine.mechanics import skipping, state_actions, step_triggers, trigg
 from judge.engine.mechanics.turn_plan import Part
 from judge.engine.mechanics.skip_schema import SKIPPABLE_STEPS
 from judge.engine.registry import ACTIONS, TBAS
-from judge.engine.state import StackItem, State
+from judge.engine.state import StackItem
 from judge.engine.steps import PHASE_LABELS, following, last_of_phase, step_def
 
 MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
@@ -392,15 +392,7 @@ def _begin(ctx: Ctx, part: Part) -> list[str]:
                  f"({', '.join(step_def(n).label for n in part.without)}).", "skip_step",
                  players=[ap.id])
     rules = [sd.order_rule, *([part.rule] if part.by and part.rule else [])]
-    where = f"turno {s.turn.number}"
-    if part.by:
-        label = PHASE_LABELS[part.begins] if part.begins else sd.label
-        what = (f"la {label} aggiunta da {part.by}" if not part.begins or label == sd.label
-                else f"la {label} aggiunta da {part.by}, con la {sd.label}")
-        if part.rule == "500.10" and part.begins:
-            what = f"la {label} creata da {part.by}, con la {sd.label}"
-    else:
-        what = f"la {sd.label}"
+    what, where = turn_plan.beginning_words(part), f"turno {s.turn.number}"
     if ap.lost:
         ctx.emit([*rules, "800.4j"], f"Inizia {what} ({where}): {ap.name} ha lasciato la "
                  "partita e il turno continua senza giocatore attivo.", "step", players=[ap.id])
