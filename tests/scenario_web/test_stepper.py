@@ -375,3 +375,22 @@ def test_a_turn_whose_untap_step_is_skipped_starts_its_log_under_the_upkeep(sim,
     md = client.get(g + "/registro.md").get_data(as_text=True)
     turn5 = md.split("## Turno 5", 1)[1]
     assert "### Sottofase di mantenimento" in turn5 and "STAP\n" not in turn5.split("- ")[0]
+
+
+def test_the_stepper_shows_the_turns_phases_once_some_were_added(sim):
+    """Relentless Assault's library scenario: after add_extra_phases the head of the page lists
+    the turn's phases from here, the added ones by their card, with the rules linked."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": json.loads(
+        (Path(__file__).resolve().parents[2] / "scenarios" /
+         "assalto-implacabile-nella-prima-fase-principale.json").read_text(encoding="utf-8"))})
+    assert "sc-phases" not in sim.page(g)
+    effect = ('{"card": "Relentless Assault", "controller": "p1", "adds": {"phases": '
+              '["combat", "postcombat_main"]}, "after": {"phase": "main"}}')
+    g = sim.act(g, azione="giudice", nome="add_extra_phases", **{"p.effect": effect})
+    html = sim.page(g)
+    line = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(
+        r'class="sc-hint sc-phases">(.*?)</p>', html, re.S).group(1)))
+    assert ("fase principale pre-combattimento (ora), fase di combattimento aggiunta da "
+            "Relentless Assault, fase principale post-combattimento aggiunta da Relentless "
+            "Assault, fase di combattimento") in line
+    assert 'href="/regole/500.8"' in html
