@@ -17,7 +17,7 @@ from judge.engine.state import State
 # tests/engine/test_layers_cache.py checks every library scenario against a fresh computation.
 SAME_CHARACTERISTICS = frozenset((
     "priority", "no_priority", "step", "skip_step", "step_to_stop", "trigger", "trigger_order",
-    "extra_turn",
+    "extra_turn", "extra_phase", "after_skip",
     "note", "assign", "life", "life_prevented", "poison", "commander_damage", "mana_empty",
     "add_mana", "damage", "deathtouch", "damage_prevented", "damage_removed", "attack", "block",
     "blocked", "unblocked", "defending_player", "first_strike", "no_combat_damage", "tap",

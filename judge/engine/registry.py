@@ -34,7 +34,8 @@ EFFECTS: dict[str, RuleFn] = {}
 
 # The steps of a procedure (State.procedure, run by procedure.py): "tba:703.4d", or one of these.
 TASKS = ("sba", "sba_action", "priority", "priority_after_resolve", "no_priority",
-         "cleanup_check", "step_triggers", "resolve", "each_discard", "act", "advance")
+         "cleanup_check", "step_triggers", "resolve", "each_discard", "act", "advance",
+         "after_skip")
 
 
 def tba(number: str, cites: tuple[str, ...] = (), summary: str = ""):

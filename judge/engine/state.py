@@ -144,6 +144,9 @@ class Effect:
     uses: int | None = None
     shield: int | None = None
     functions_in: list[str] | None = None    # 113.6b: zones where a static one works
+    # 614.10b: a skip's «then …»: a judge action ({"act": name, …params}) done as the first
+    # thing of the next step, phase or turn that occurs (mechanics.skipping, skip_schema).
+    then: dict | None = None
 
 
 @dataclass
@@ -189,6 +192,16 @@ class Turn:
     # goes on from their seat).
     extra_turns: list[str] = field(default_factory=list)
     extra_after: str | None = None
+    # 500.8–500.10: the phases of this turn once an effect has added a phase or a step to it
+    # (None: the five of 500.1, each with its steps); ``phase_at`` the current one's index,
+    # ``step_at`` the current step's index in that phase's ``steps`` when it lists them.
+    # mechanics/turn_plan.py reads and changes them; docs/scenario-format.md («Turno»).
+    phases: list[dict] | None = None
+    phase_at: int = 0
+    step_at: int | None = None
+    # 614.10b: what skip effects do after skipping, waiting for the next step, phase or turn
+    # to actually occur: {"act", "params", "by", "skipped", "player"}.
+    after_skip: list[dict] = field(default_factory=list)
 
 
 @dataclass

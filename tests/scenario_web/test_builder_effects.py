@@ -132,3 +132,53 @@ def test_effects_survive_permalinks_actions_and_undo_through_the_api(client):
     result = undone["caratteristiche"]["orso"]["result"]
     assert (result["power"], result["toughness"]) == (2, 2)
     assert [e["id"] for e in undone["stato"]["effects"]] == ["e1"]
+
+
+def test_the_cards_that_add_phases_have_templates_the_scenario_applies(sim):
+    """Relentless Assault's template: a record that adds phases (500.8), applied to the turn as
+    the scenario loads; Paradox Haze's, outside an upkeep, would add nothing: an error beside
+    the effect (500.9).  Time Vault's skips the turn, then untaps it (614.10b)."""
+    from judge.engine import Game
+    url = sim.new()                                 # its turn is at the upkeep
+    form = {"effetto.carta": "Relentless Assault", "effetto.modello": "0",
+            "effetto.player": "p1", "azione": "effetto-aggiungi"}
+    r = sim.post(url, form)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "non aggiungerebbe nulla: aggiunge dopo questa fase " \
+                                    "principale, ma il turno è nella fase iniziale (500.8)" in page
+    r = sim.post(url, {**form, "turn.step": "precombat_main"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    url = r.location.split("?")[0]
+    doc = sim.api(url)["documento"]
+    (effect,) = doc["effects"]
+    assert effect["adds"] == {"phases": ["combat", "postcombat_main"]}
+    assert effect["card"] == "Relentless Assault" and effect["controller"] == "p1"
+    phases = Game.from_dict(doc).state.turn.phases
+    assert [e.get("by") for e in phases][2:4] == ["Relentless Assault"] * 2
+    r = sim.post(url, {"effetto.carta": "Paradox Haze", "effetto.modello": "0",
+                       "effetto.player": "p1", "azione": "effetto-aggiungi"})
+    page = r.get_data(as_text=True).replace("&#39;", "'")
+    assert r.status_code == 422 and "non aggiungerebbe nulla" in page and "500.9" in page
+    [t] = et.for_card("Time Vault")
+    effect, errors = et.fill(t, {"source": "volta"}, "Time Vault")
+    assert not errors and effect["then"] == {"act": "untap", "object": "volta"}
+    assert effect["event"] == "turn" and effect["optional"] is True
+
+
+def test_moving_the_turn_in_the_builder_drops_the_phases_added_to_it(sim):
+    """A game saved in an added combat phase, opened in the builder: its turn lists its phases
+    (500.8); the judge moves the turn to another step, and the list, which described that turn
+    at that point, goes (else the scenario could no longer be read)."""
+    phases = [{"phase": "beginning"}, {"phase": "precombat_main"},
+              {"phase": "combat", "by": "Relentless Assault"}, {"phase": "combat"},
+              {"phase": "postcombat_main"}, {"phase": "ending"}]
+    url = sim.upload({"format": "judge-scenario", "version": 1,
+                      "players": [{"id": "p1"}, {"id": "p2"}],
+                      "turn": {"number": 3, "active_player": "p1", "step": "beginning_of_combat",
+                               "phases": phases, "phase_at": 2}})
+    builder = url.split("?")[0]
+    assert sim.api(builder)["documento"]["turn"]["phases"] == phases
+    r = sim.post(builder, {"turn.step": "end"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    turn = sim.api(r.location.split("?")[0])["documento"]["turn"]
+    assert turn["step"] == "end" and "phases" not in turn and "phase_at" not in turn

@@ -110,6 +110,9 @@ VALID = {
     "set_day_night": ({"p.value": "night"}, "731.1"),
     "become_monarch": ({"p.player": "p2"}, "725.3"),
     "add_extra_turn": ({"p.player": "p2", "p.count": "2"}, "500.7"),
+    "add_extra_phases": ({"p.effect": '{"text": "Un altro combattimento", "controller": "p1", '
+                                      '"adds": {"phases": ["combat", "postcombat_main"]}, '
+                                      '"after": {"phase": "main"}}'}, "500.8"),
     "take_initiative": ({"p.player": "p1"}, "726.3"),
     "venture": ({"p.player": "p2", "p.undercity": "1"}, "701.49d"),
     "planeswalk": ({}, "701.31b"),
@@ -169,6 +172,9 @@ REFUSED = {
     "set_day_night": ({"p.value": "day"}, "la designazione è già quella", "731.1"),
     "become_monarch": ({"p.player": "p9"}, "giocatore sconosciuto", None),
     "add_extra_turn": ({"p.player": "p1", "p.count": "50"}, "al massimo 20", "500.7"),
+    "add_extra_phases": ({"p.effect": '{"controller": "p1", "adds": {"phases": '
+                                      '["precombat_main"]}, "after": {"phase": "main"}}'},
+                         "pre-combattimento (505.1a)", "500.8"),
     "take_initiative": ({"p.player": ""}, "scegli dall'elenco", "p.player"),
     "venture": ({"p.player": "p1"}, "non ha un dungeon nella zona di comando", "701.49a"),
     "planeswalk": ({}, "solo in una partita Planechase", "701.31a"),

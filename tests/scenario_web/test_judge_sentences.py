@@ -61,6 +61,7 @@ SAID = {
     "set_day_night": "Il giudice fa diventare notte.",
     "become_monarch": "Il giudice fa diventare monarca Bruno.",
     "add_extra_turn": "Il giudice dà a Bruno 2 turni extra dopo questo turno.",
+    "add_extra_phases": "Il giudice aggiunge fasi o sottofasi a questo turno: «Un altro combattimento».",
     "take_initiative": "Il giudice dà l'iniziativa ad Alice.",
     "venture": "Il giudice fa esplorare Undercity a Bruno.",
     "planeswalk": "Il giudice fa viaggiare tra i piani il controllore planare.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from judge.engine import Game
 from judge.engine.scenario.templates import new_scenario
@@ -352,3 +353,44 @@ def test_decisions_say_why_with_linked_rules(sim):
     html = sim.page(g)
     label = re.search(r'<label for="sc-dmg-0-0">(.*?)</label>', html, re.S).group(1)
     assert "letale: 1, Serpe ha tocco letale" in label and 'href="/regole/702.2c"' in label
+
+
+def test_a_turn_whose_untap_step_is_skipped_starts_its_log_under_the_upkeep(sim, client):
+    """Stasis: the turn's first lines (the new turn, the skip) sit under the step that happens,
+    in the page and in the Markdown log; no heading names the untap step that never began."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": json.loads(
+        (Path(__file__).resolve().parents[2] / "scenarios" / "stasi-e-le-sottofasi-di-stap.json")
+        .read_text(encoding="utf-8"))})
+    g = sim.act(g, azione="passo")
+    g = sim.act(g, azione="passo")
+    html = sim.page(g)
+    body = html.split('class="sc-log-body"', 1)[1]
+    groups = re.findall(r'<h3 class="sc-log-step">(.*?)</h3>\s*<ol class="sc-events">(.*?)</ol>',
+                        body, re.S)
+    labels = [label for label, _ in groups]
+    assert "Turno 5 · sottofase di mantenimento" in labels, labels
+    assert not any(label.startswith("Turno 5") and "STAP" in label for label in labels), labels
+    upkeep = dict(groups)["Turno 5 · sottofase di mantenimento"]
+    assert "Inizia il turno 5" in upkeep and "salta la sua sottofase di STAP" in upkeep
+    md = client.get(g + "/registro.md").get_data(as_text=True)
+    turn5 = md.split("## Turno 5", 1)[1]
+    assert "### Sottofase di mantenimento" in turn5 and "STAP\n" not in turn5.split("- ")[0]
+
+
+def test_the_stepper_shows_the_turns_phases_once_some_were_added(sim):
+    """Relentless Assault's library scenario: after add_extra_phases the head of the page lists
+    the turn's phases from here, the added ones by their card, with the rules linked."""
+    g = sim.upload({"format": "judge-partita", "version": 1, "scenario": json.loads(
+        (Path(__file__).resolve().parents[2] / "scenarios" /
+         "assalto-implacabile-nella-prima-fase-principale.json").read_text(encoding="utf-8"))})
+    assert "sc-phases" not in sim.page(g)
+    effect = ('{"card": "Relentless Assault", "controller": "p1", "adds": {"phases": '
+              '["combat", "postcombat_main"]}, "after": {"phase": "main"}}')
+    g = sim.act(g, azione="giudice", nome="add_extra_phases", **{"p.effect": effect})
+    html = sim.page(g)
+    line = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(
+        r'class="sc-hint sc-phases">(.*?)</p>', html, re.S).group(1)))
+    assert ("fase principale pre-combattimento (ora), fase di combattimento aggiunta da "
+            "Relentless Assault, fase principale post-combattimento aggiunta da Relentless "
+            "Assault, fase di combattimento") in line
+    assert 'href="/regole/500.8"' in html

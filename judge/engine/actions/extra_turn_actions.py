@@ -1,12 +1,15 @@
-"""The judge action that gives a player extra turns (500.7): they are added directly after
-this turn, the most recently created first.  The turn structure takes them (``play.procedure``),
-and an effect that skips a turn (614.10) may skip one of them like any other."""
+"""The judge actions that add turns, phases and steps: extra turns (500.7) are added directly
+after this turn, the most recently created first, and the turn structure takes them
+(``play.procedure``); an effect that adds phases or steps to this turn (500.8–500.10, 500.10a)
+changes its list of phases as it resolves (``mechanics.adding``).  Effects that skip (614.10)
+skip the added ones like any other."""
 
 from __future__ import annotations
 
 from judge.engine.actions.general import int_arg, player_arg
 from judge.engine.context import Ctx
 from judge.engine.errors import IllegalAction
+from judge.engine.mechanics import adding, addition_schema
 from judge.engine.registry import action
 
 MAX_AT_ONCE = 20
@@ -26,3 +29,20 @@ def add_extra_turn(ctx: Ctx, player: str, count: int = 1) -> None:
     ctx.emit(["500.7"], f"{pl.name} prende {'un turno extra' if n == 1 else f'{n} turni extra'} "
              f"dopo questo turno: i turni extra aggiunti per ultimi si giocano per primi. "
              f"Turni extra in attesa: {who}.", "extra_turn", players=[pl.id])
+
+
+@action("add_extra_phases", cites=("500.8", "500.9", "500.10", "500.10a", "500.11"),
+        summary="Fasi o sottofasi aggiuntive in questo turno («dopo questa fase principale c'è "
+                "una fase di combattimento aggiuntiva…»), come nel formato degli scenari")
+def add_extra_phases(ctx: Ctx, effect: dict) -> None:
+    if not isinstance(effect, dict):
+        raise IllegalAction('l\'effetto è un oggetto JSON come nel formato degli scenari (per '
+                            'esempio {"controller": "p1", "adds": {"phases": ["combat", '
+                            '"postcombat_main"]}, "after": {"phase": "main"}})', ["500.8"])
+    rec, errors = addition_schema.parse_one({"adds": None, **effect})
+    if rec is not None and rec["controller"] not in {p.id for p in ctx.s.players}:
+        errors = [("effect.controller", f'giocatore sconosciuto "{rec["controller"][:40]}"')]
+    if errors or rec is None:
+        raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in errors[:5]),
+                            ["500.8"])
+    adding.add(ctx, rec)

@@ -12,9 +12,12 @@ begins each turn, phase and step (``play.procedure`` through ``mechanics.skippin
 
 from __future__ import annotations
 
+import inspect
+import json
 from typing import Any
 
 from judge.engine.characteristics import effect_schema, replacement_schema
+from judge.engine.registry import ACTIONS, RAW_EDITS
 from judge.engine.state import Effect
 from judge.engine.steps import STEPS
 from judge.engine.validation import Validator
@@ -29,7 +32,8 @@ SKIPPABLE_STEPS = tuple(s.name for s in STEPS
 PHASES = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")   # 500.1
 KEYS = {"id", "text", "source", "kind", "controller", "affects", "duration", "condition",
         "timestamp", "granted_by", "card", "event", "when", "instead", "optional", "uses",
-        "functions_in"}
+        "functions_in", "then"}
+MAX_THEN_PARAMS = 10
 SKIP = [{"op": "skip"}]
 
 
@@ -46,14 +50,41 @@ def read(v: Validator, d: Any, path: str) -> Effect | None:
     if d.get("instead", SKIP) != SKIP:
         v.err(f"{path}.instead", 'saltare una sottofase, una fase o un turno è «invece non fare '
                                  'nulla» (614.10): instead è [{"op": "skip"}] (o si omette)')
-    shared = {k: x for k, x in d.items() if k in KEYS and k not in ("when", "event", "instead")}
+    shared = {k: x for k, x in d.items()
+              if k in KEYS and k not in ("when", "event", "instead", "then")}
     e = replacement_schema.read(v, {**shared, "affects": d.get("affects", "game"),
                                     "event": "draw", "instead": SKIP}, path)
     if e is None:
         return None
     e.event, e.when = event, _when(v, d.get("when"), event, f"{path}.when")
+    if "then" in d:
+        e.then = _then(v, d["then"], f"{path}.then")
     _coherent(v, e, path)
     return e
+
+
+def _then(v: Validator, t: Any, path: str) -> dict | None:
+    """614.10b: «skip …, then …» as a judge action, ``{"act": "untap", "object": "…"}``: its
+    name and the names of its parameters are checked here, their values when it is done."""
+    if not isinstance(t, dict) or not isinstance(t.get("act"), str) or len(t) > MAX_THEN_PARAMS:
+        v.err(path, 'l\'azione dopo il salto (614.10b): {"act": nome di un\'azione del giudice, '
+                    '…i suoi parametri}, per esempio {"act": "untap", "object": "…"}')
+        return None
+    name = t["act"]
+    if name not in ACTIONS or name in RAW_EDITS:
+        v.err(f"{path}.act", f'azione del giudice sconosciuta "{name[:40]}" (le modifiche dirette '
+                             "non sono azioni di gioco)")
+        return None
+    params = {k: x for k, x in t.items() if k != "act"}
+    sig = inspect.signature(ACTIONS[name].func).parameters
+    known = [n for n in sig if n != "ctx"]
+    for k in params:
+        if k not in known:
+            v.err(f"{path}.{k}", f"parametro sconosciuto per {name} (ammessi: {', '.join(known)})")
+    for n in known:
+        if sig[n].default is inspect.Parameter.empty and n not in params:
+            v.err(f"{path}.{n}", f"parametro obbligatorio di {name}")
+    return {"act": name, **params}
 
 
 def _when(v: Validator, w: Any, event: str, path: str) -> dict | None:
@@ -88,7 +119,10 @@ def _coherent(v: Validator, e: Effect, path: str) -> None:
 
 
 def to_json(e: Effect) -> dict:
-    return replacement_schema.to_json(e)
+    d = replacement_schema.to_json(e)
+    if e.then is not None:
+        d["then"] = json.loads(json.dumps(e.then))
+    return d
 
 
 def parse_one(raw: Any, path: str = "effect") -> tuple[Effect | None, list[tuple[str, str]]]:

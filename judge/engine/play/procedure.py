@@ -22,11 +22,12 @@ from judge.engine.context import Ctx, NeedDecision
 from judge.engine.errors import IllegalAction
 from judge.engine.mechanics import replacement_find
 from judge.engine.mechanics import resolve as _resolve
-from judge.engine.mechanics import skipping, state_actions, step_triggers, triggers
+from judge.engine.mechanics import skipping, state_actions, step_triggers, triggers, turn_plan
+from judge.engine.mechanics.turn_plan import Part
 from judge.engine.mechanics.skip_schema import SKIPPABLE_STEPS
 from judge.engine.registry import ACTIONS, TBAS
-from judge.engine.state import StackItem, State
-from judge.engine.steps import following, last_of_phase, step_def
+from judge.engine.state import StackItem
+from judge.engine.steps import PHASE_LABELS, following, last_of_phase, step_def
 
 MAX_SETTLE_ROUNDS = 1000      # state-based actions and triggers before priority (704.3)
 MAX_SKIPPED = 200             # turns, phases and steps skipped in a row (614.10) before 104.4b
@@ -180,6 +181,8 @@ def _task(ctx: Ctx, task: str) -> None:
         combat_triggers.end_of_combat(ctx)                  # 511.2
     elif name == "advance":
         s.procedure[1:1] = _advance(ctx)
+    elif name == "after_skip":
+        s.procedure[1:1] = _after_skip(ctx)
     elif name == _resolve.TASK:
         _resolve.resolve(ctx, arg)
     elif name == "each_discard":
@@ -196,30 +199,71 @@ def _task(ctx: Ctx, task: str) -> None:
 def _advance(ctx: Ctx) -> list[str]:
     """The current step ends (500.5) and the next one that is not skipped begins (500.11,
     614.10: a turn, then a phase, then a step is asked about as it is about to begin): the
-    tasks it starts with."""
+    tasks it starts with.  A turn with phases or steps added (500.8–500.10) walks its list
+    (``turn_plan``)."""
     s = ctx.s
     cur = s.turn.step
     TBAS["703.4q"].func(ctx)            # 500.5: mana empties as the step ends
     if cur == "end_of_combat":
         _end_combat(ctx)
-    prev, nxt = cur, _next_step(ctx, cur)
+    turn_start = len(ctx.events)
+    part = _following(ctx, Part(cur, at=(s.turn.phase_at, s.turn.step_at)))
     for _ in range(MAX_SKIPPED):
         ap = s.turn.active_player
-        phase = step_def(nxt).phase
-        begins_phase = (prev == "cleanup" and nxt == "untap") or step_def(prev).phase != phase
-        if begins_phase and skipping.skipped(ctx, "phase", ap, phase):
-            prev = last_of_phase(phase)
-        elif nxt in SKIPPABLE_STEPS + ("first_strike_damage",) and \
-                skipping.skipped(ctx, "step", ap, nxt):
-            prev = nxt
+        if part.begins and skipping.skipped(ctx, "phase", ap, part.begins):
+            part = _following(ctx, part, whole_phase=True)
+        elif part.step in SKIPPABLE_STEPS + ("first_strike_damage",) and \
+                skipping.skipped(ctx, "step", ap, part.step):
+            part = _following(ctx, part)
         else:
-            return _begin(ctx, nxt)
-        if prev == "end_of_combat":
-            s.combat = None             # the combat phase is over (500.11: as if it didn't exist)
-        nxt = _next_step(ctx, prev)
+            tasks = _begin(ctx, part)
+            _under_the_step_that_begins(ctx, turn_start)
+            return tasks
     raise IllegalAction("ogni fase e sottofase viene saltata: un ciclo di azioni obbligatorie "
                         "senza fine (con 104.4b la partita sarebbe patta); il motore si ferma qui",
                         ["104.4b", "614.10"])
+
+
+def _under_the_step_that_begins(ctx: Ctx, start: int) -> None:
+    """What the log said since a new turn began (the turn, the steps and phases skipped in it)
+    belongs under the first step that happens in it, not under an untap step that was skipped."""
+    s = ctx.s
+    began = next((i for i in range(start, len(ctx.events)) if ctx.events[i].kind == "turn"),
+                 None)
+    if began is not None:
+        for e in ctx.events[began:]:
+            e.step = s.turn.step
+
+
+def _following(ctx: Ctx, part: Part, whole_phase: bool = False) -> Part:
+    """The step after ``part`` (begun, or skipped; ``whole_phase``: its phase was skipped)."""
+    s = ctx.s
+    if s.turn.phases is not None:
+        return turn_plan.following(ctx, part, whole_phase, _next_step, _first_draw_skipped)
+    prev = last_of_phase(step_def(part.step).phase) if whole_phase else part.step
+    if prev == "end_of_combat":
+        s.combat = None                 # the combat phase is over (500.11: as if it didn't exist)
+    nxt = _next_step(ctx, prev)
+    begins = (prev == "cleanup" and nxt == "untap") or step_def(prev).phase != step_def(nxt).phase
+    return Part(nxt, begins=step_def(nxt).phase if begins else None)
+
+
+def _after_skip(ctx: Ctx) -> list[str]:
+    """614.10b: what a skip effect does after skipping, as the first thing of the step that
+    has just begun (the next one to actually occur).  An action that can't be done now is
+    said in the log, and the game goes on."""
+    s = ctx.s
+    todo = s.turn.after_skip[0]
+    ctx.emit(["614.10b"], f"Come prima cosa della {step_def(s.turn.step).label}: "
+             f"{s.name_of(todo['player'])} ha saltato {todo['skipped']} per {todo['by']}, che "
+             f"poi fa un'altra azione ({todo['act']}).", "after_skip", players=[todo["player"]])
+    try:
+        tasks = ACTIONS[todo["act"]].func(ctx, **todo["params"]) or []
+    except IllegalAction as e:
+        ctx.emit(["614.10b"], f"L'azione non si può fare: {e}.", "note")
+        tasks = []
+    s.turn.after_skip.pop(0)
+    return tasks
 
 
 def _end_combat(ctx: Ctx) -> None:
@@ -230,14 +274,18 @@ def _end_combat(ctx: Ctx) -> None:
     s.combat = None
 
 
-def _skip_first_draw(s: State) -> str | None:
-    if s.turn.number != 1:
-        return None
-    if s.variant == "two-headed-giant":
-        return "103.8b"
-    if len(s.players) == 2:
-        return "103.8a"
-    return None
+def _first_draw_skipped(ctx: Ctx) -> bool:
+    """The player who plays first skips the draw step of their first turn (103.8a, 103.8b)."""
+    s = ctx.s
+    rule = None
+    if s.turn.number == 1:
+        rule = ("103.8b" if s.variant == "two-headed-giant" else
+                "103.8a" if len(s.players) == 2 else None)
+    if rule:
+        ap = s.player(s.turn.active_player)
+        ctx.emit([rule], f"{ap.name} gioca per primo e salta la sottofase di acquisizione "
+                 "del suo primo turno.", "skip_step", players=[ap.id])
+    return rule is not None
 
 
 def _next_step(ctx: Ctx, cur: str) -> str:
@@ -251,13 +299,7 @@ def _next_step(ctx: Ctx, cur: str) -> str:
         _new_turn(ctx)
         return "untap"
     if cur == "upkeep":
-        rule = _skip_first_draw(s)
-        if rule:
-            ap = s.player(s.turn.active_player)
-            ctx.emit([rule], f"{ap.name} gioca per primo e salta la sottofase di acquisizione "
-                     "del suo primo turno.", "skip_step", players=[ap.id])
-            return "precombat_main"
-        return "draw"
+        return "precombat_main" if _first_draw_skipped(ctx) else "draw"
     if cur in ("beginning_of_combat",):
         return "declare_attackers"
     if cur in ("declare_attackers", "declare_blockers"):
@@ -315,6 +357,7 @@ def _new_turn(ctx: Ctx) -> None:
     t.active_player = _next_turn(ctx)
     t.number += 1
     t.step = "untap"
+    t.phases, t.phase_at, t.step_at = None, 0, None     # the new turn's own phases (500.1)
     s.combat = None
     s.planar_controller = None          # 901.6: the new active player
     act = seats.active_players(s)
@@ -334,20 +377,29 @@ def _new_turn(ctx: Ctx) -> None:
                  objects=[p.id for p in sick], players=list(ids))
 
 
-def _begin(ctx: Ctx, name: str) -> list[str]:
-    """Step ``name`` begins: the log, and the tasks it starts with."""
+def _begin(ctx: Ctx, part: Part) -> list[str]:
+    """The step of ``part`` begins: the log, and the tasks it starts with."""
     s = ctx.s
+    name = part.step
     s.turn.step = name
+    if s.turn.phases is not None and part.at is not None:
+        s.turn.phase_at, s.turn.step_at = part.at
     sd = step_def(name)
     ap = s.player(s.turn.active_player)
+    if part.without:
+        ctx.emit(["500.10", "500.11"], f"La {PHASE_LABELS[part.begins or sd.phase]} creata da "
+                 f"{part.by} ha solo le sottofasi aggiunte: si saltano le altre "
+                 f"({', '.join(step_def(n).label for n in part.without)}).", "skip_step",
+                 players=[ap.id])
+    rules = [sd.order_rule, *([part.rule] if part.by and part.rule else [])]
+    what, where = turn_plan.beginning_words(part), f"turno {s.turn.number}"
     if ap.lost:
-        ctx.emit([sd.order_rule, "800.4j"], f"Inizia la {sd.label} (turno {s.turn.number}): "
-                 f"{ap.name} ha lasciato la partita e il turno continua senza giocatore "
-                 "attivo.", "step", players=[ap.id])
+        ctx.emit([*rules, "800.4j"], f"Inizia {what} ({where}): {ap.name} ha lasciato la "
+                 "partita e il turno continua senza giocatore attivo.", "step", players=[ap.id])
     else:
-        ctx.emit([sd.order_rule], f"Inizia la {sd.label} (turno {s.turn.number}, "
-                 f"giocatore attivo {ap.name}).", "step", players=[ap.id])
-    procedure = [f"tba:{n}" for n in sd.tbas]
+        ctx.emit(rules, f"Inizia {what} ({where}, giocatore attivo {ap.name}).", "step",
+                 players=[ap.id])
+    procedure = ["after_skip"] * len(s.turn.after_skip) + [f"tba:{n}" for n in sd.tbas]
     if name == "untap":
         procedure.append("no_priority")
     elif name == "cleanup":

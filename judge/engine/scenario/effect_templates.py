@@ -1,7 +1,8 @@
-"""Effect templates for the famous layer cards and the classic «skip» cards (614.10): a table a
-judge picks from in the builder (the card's text beside), never a parser of card text.  Each
-template is an effect record of the scenario format (docs/scenario-format.md, «Effetti continui»,
-«Saltare sottofasi, fasi e turni») with blanks the judge fills:
+"""Effect templates for the famous layer cards, the classic «skip» cards (614.10, 614.10b) and
+the cards that add phases and steps (500.8–500.10): a table a judge picks from in the builder
+(the card's text beside), never a parser of card text.  Each template is an effect record of
+the scenario format (docs/scenario-format.md, «Effetti continui», «Saltare sottofasi, fasi e
+turni», «Fasi e sottofasi aggiuntive») with blanks the judge fills:
 ``{source}`` the permanent with the ability, ``{target}`` an object, ``{color}`` a colour,
 ``{type}`` a creature type, ``{power}``/``{toughness}`` numbers, ``{player}`` a player.
 
@@ -210,6 +211,39 @@ TABLE.update({
     "Lethal Vapors": (Template("Salti il tuo prossimo turno", _skips(
         "Salti il tuo prossimo turno (chi ha attivato l'abilità).", "turn", None,
         {"players": ["{player}"]}, **NEXT), ("player",)),),
+})
+
+
+def _adds(text: str, what: str, parts: list[str], **where) -> dict:
+    """A record that adds phases or steps to this turn (500.8–500.10; docs/scenario-format.md,
+    «Fasi e sottofasi aggiuntive»): the effect has just resolved, its controller is the player."""
+    return {"text": text, "controller": "{player}", "adds": {what: parts}, **where}
+
+
+ASSAULT = ("Dopo questa fase principale, c'è una fase di combattimento aggiuntiva seguita da una "
+           "fase principale aggiuntiva.")
+P = ("player",)
+TABLE.update({
+    **{card: (Template("Combattimento e fase principale aggiuntivi", _adds(
+        ASSAULT, "phases", ["combat", "postcombat_main"], after={"phase": "main"}), P),)
+       for card in ("Relentless Assault", "Aggravated Assault", "Fury of the Horde")},
+    "World at War": (Template("Dopo la prima fase principale post-combattimento", _adds(
+        "Dopo la prima fase principale post-combattimento di questo turno, c'è una fase di "
+        "combattimento aggiuntiva seguita da una fase principale aggiuntiva.", "phases",
+        ["combat", "postcombat_main"], after={"phase": "postcombat_main", "first": True}), P),),
+    "Savage Beating": (Template("Un combattimento aggiuntivo dopo questo", _adds(
+        "Dopo questa fase, c'è una fase di combattimento aggiuntiva.", "phases", ["combat"],
+        after={"phase": "combat"}), P),),
+    "Paradox Haze": (Template("Un mantenimento aggiuntivo dopo questo", _adds(
+        "Quel giocatore ottiene una sottofase di mantenimento aggiuntiva dopo questa sottofase.",
+        "steps", ["upkeep"], after={"step": "upkeep"}), P),),
+    "Sphinx of the Second Sun": (Template("Una fase iniziale aggiuntiva", _adds(
+        "Ottieni una fase iniziale aggiuntiva dopo questa fase.", "phases", ["beginning"],
+        after={"phase": "postcombat_main"}, you_get=True), P),),
+    "Time Vault": (Template("Salti il turno, poi Time Vault si STAPpa", _skips(
+        "Se stai per iniziare il tuo turno mentre Time Vault è TAPpato, puoi invece saltare quel "
+        "turno. Se lo fai, STAPpa Time Vault.", "turn", None, {"players": "you"}, **STATIC,
+        optional=True, then={"act": "untap", "object": "{source}"}), S),),
 })
 
 

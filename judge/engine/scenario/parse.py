@@ -18,7 +18,8 @@ from judge.engine.mechanics import identity
 from judge.engine.scenario import card_defaults
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.scenario import scenario_fields as sf
-from judge.engine.scenario import scenario_effects, scenario_refs, scenario_step_triggers
+from judge.engine.scenario import (scenario_effects, scenario_phases, scenario_refs,
+                                   scenario_step_triggers)
 from judge.engine.seats import starting_life
 from judge.engine.state import (CARD_LISTS, CARD_TYPES, MANA, SUPERTYPES, VARIANTS,
                                 ZONES, Card, Combat, Permanent, Player, StackItem, State, Turn)
@@ -57,7 +58,7 @@ PLAYER_KEYS = {"id", "name", "team", "life", "poison", "max_hand_size", *ZONES, 
                "attempted_draw_from_empty_library", "archenemy", "scheme_deck", "notes",
                "planar_deck", "speed", "completed_dungeons"}
 TURN_KEYS = {"number", "active_player", "step", "spells_cast", "last_turn", "cleanup_again",
-             "speed_triggered", "extra_turns", "extra_after"}
+             "speed_triggered", "extra_turns", "extra_after", *scenario_phases.KEYS}
 COMBAT_KEYS = {"defending_players", "attackers", "blockers", "attackers_declared",
                "blockers_declared_by", "first_strikers", "dealt_first_strike",
                "assignments", "assigned_by", "requirements", "delayed"}
@@ -285,6 +286,7 @@ def parse(data: Any) -> State:
             st.battlefield.append(c)  # type: ignore[arg-type]
             legacy.append((c, scenario_effects.legacy_until_end_of_turn(v, rc, f"battlefield[{i}]")))
     st.effects = scenario_effects.read_effects(v, data)
+    additions = scenario_phases.read_additions(v, data)     # 500.8–500.10: applied below
 
     # --- stack -------------------------------------------------------------
     for i, rs in enumerate(v.typed(data, "stack", "", "list", [])):
@@ -332,6 +334,8 @@ def parse(data: Any) -> State:
     if st.turn.step not in STEP_NAMES:
         v.err("turn.step", f'sottofase sconosciuta "{st.turn.step}" (ammesse: {", ".join(STEP_NAMES)})')
         st.turn.step = "precombat_main"
+    scenario_phases.read(v, rt, st)
+    scenario_phases.read_after_skip(v, rt, st)
     lt = v.typed(rt, "last_turn", "turn", "dict", None, nullable=True)
     if lt is not None:
         v.unknown_keys(lt, {"active_player", "spells_cast"}, "turn.last_turn")
@@ -370,6 +374,7 @@ def parse(data: Any) -> State:
         scb.check_refs(v, st)
         scenario_step_triggers.check_refs(v, st)
         scenario_effects.finish(v, st, legacy)
+        scenario_phases.apply_additions(v, st, additions)
     except Exception:           # a broken structure already reported above
         if not v.errors:
             raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.characteristics import continuous, effect_schema, replacement_schema
-from judge.engine.mechanics import skip_schema
+from judge.engine.mechanics import addition_schema, skip_schema
 from judge.engine.scenario import scenario_combat as scb
 from judge.engine.state import Effect, Permanent, State
 from judge.engine.validation import Validator
@@ -84,11 +84,15 @@ def read_effects(v: Validator, data: dict) -> list[Effect]:
         v.err("effects", f"troppi effetti (limite {effect_schema.MAX_EFFECTS})")
         return []
     # A record with an ``event`` is a replacement or prevention effect (614, 615); one with a
-    # step, phase or turn as its event skips it (614.10).
-    return [e for i, d in enumerate(raw) if (e := _reader(d)(v, d, f"effects[{i}]"))]
+    # step, phase or turn as its event skips it (614.10).  One that adds phases or steps
+    # (500.8–500.10) changes the turn instead: scenario_phases reads it.
+    return [e for i, d in enumerate(raw) if not addition_schema.is_addition(d)
+            and (e := _reader(d)(v, d, f"effects[{i}]"))]
 
 
 def _reader(d):
+    if addition_schema.is_addition(d):
+        return addition_schema.read
     if skip_schema.is_skip(d):
         return skip_schema.read
     return replacement_schema.read if replacement_schema.is_replacement(d) else effect_schema.read
@@ -124,8 +128,9 @@ def settle(st: State) -> None:
 
 
 def to_json(st: State) -> list[dict]:
-    return [effect_schema.to_json(e) if e.event is None else replacement_schema.to_json(e)
-            for e in st.effects]
+    return [effect_schema.to_json(e) if e.event is None else
+            skip_schema.to_json(e) if e.event in skip_schema.TURN_EVENTS else
+            replacement_schema.to_json(e) for e in st.effects]
 
 
 def permanent_json(p: Permanent, index: int) -> dict[str, Any]:

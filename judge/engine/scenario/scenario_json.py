@@ -12,7 +12,8 @@ from typing import Any
 
 from judge.engine.errors import ScenarioError
 from judge.engine.mechanics import identity
-from judge.engine.scenario import card_defaults, scenario_effects, scenario_step_triggers
+from judge.engine.scenario import (card_defaults, scenario_effects, scenario_phases,
+                                   scenario_step_triggers)
 from judge.engine.scenario.parse import FORMAT, LONG_TEXT_KEYS, MAX_FILE_BYTES, VERSION, entering_counters, parse
 from judge.engine.scenario.scenario_combat import to_json_combat
 from judge.engine.state import ZONES, Card, Permanent, State
@@ -130,6 +131,7 @@ def to_dict(st: State) -> dict:
         out["turn"]["extra_turns"] = list(t.extra_turns)
     if t.extra_after:
         out["turn"]["extra_after"] = t.extra_after
+    out["turn"].update(scenario_phases.to_json(st))
     out["day_night"] = st.day_night
     out["monarch"] = st.monarch
     out["initiative"] = st.initiative

@@ -55,6 +55,7 @@ ACTION_LABELS = {
     "change_control": "Cambia il controllo", "remove_from_combat": "Rimuovi dal combattimento",
     "phase_out": "Scompare (intermittenza)", "phase_in": "Ritorna (intermittenza)",
     "add_extra_turn": "Turno extra dopo questo",
+    "add_extra_phases": "Fasi o sottofasi aggiuntive",
 }
 GROUPS = (
     ("Vita e danno", ("deal_damage", "gain_life", "lose_life", "pay_life", "set_life")),
@@ -68,7 +69,7 @@ GROUPS = (
     ("Carte e zone", ("draw", "each_player_draws", "discard", "each_player_discards", "mill", "move",
                       "shuffle")),
     ("Pila e mana", ("cast_spell", "copy_spell", "trigger", "add_mana")),
-    ("Partita", ("add_extra_turn", "set_day_night", "become_monarch", "take_initiative",
+    ("Partita", ("add_extra_turn", "add_extra_phases", "set_day_night", "become_monarch", "take_initiative",
                  "venture", "planeswalk", "concede")),
 )
 OTHER_GROUP = "Altre azioni"
@@ -107,6 +108,8 @@ LABEL_OVERRIDES = {
     ("add_replacement", "effect"): "Effetto (JSON, come nel formato degli scenari: event, "
                                    "instead; per saltare: event step, phase o turn)",
     ("add_extra_turn", "count"): "Quanti turni extra",
+    ("add_extra_phases", "effect"): "Effetto (JSON, come nel formato degli scenari: controller, "
+                                    "adds, after o before)",
     ("change_control", "player"): "Nuovo controllore", ("change_control", "duration"): "Durata",
 }
 # What an optional choice left empty means (the engine's default for that parameter).

@@ -486,6 +486,7 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
             r.errors.append(("options.attack", "scelta non valida"))
     # turn and designations
     turn = d.setdefault("turn", {})
+    where = (turn.get("number"), turn.get("active_player"), turn.get("step"))
     n = r.int("turn.number", turn.get("number", 1), minimum=1)
     if n is not None:
         turn["number"] = n
@@ -493,6 +494,10 @@ def apply_form(draft: dict, form: Mapping[str, str]) -> tuple[dict, list[tuple[s
         turn["active_player"] = r.text("turn.active_player")
     if r.has("turn.step"):
         turn["step"] = r.text("turn.step")
+    if where != (turn.get("number"), turn.get("active_player"), turn.get("step")):
+        # the phases an effect added (500.8) belong to the turn and step the draft was at
+        for key in ("phases", "phase_at", "step_at"):
+            turn.pop(key, None)
     if r.has("day_night"):
         v = r.text("day_night")
         if v in ("", "day", "night"):

@@ -14,6 +14,7 @@ from flask import current_app, jsonify, redirect, render_template, request, sess
 
 from judge.engine import IllegalAction, ScenarioError
 from judge.engine.characteristics import explain
+from judge.engine.mechanics import turn_plan
 from judge.engine.steps import STEP_NAMES
 from judge.web.errors import error_response
 from judge.web.simulator import actions as acts
@@ -109,8 +110,9 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
                    | set((game.result or {}).get("rules", []))
                    | set(lesson["rules"] if lesson else []))
     board = views.board(game)
-    info = {n: rule_info(n) for n in sorted(set(rules) | set(board["rules"]))}
     st = game.state
+    phases_rules = ["500.8", "500.9", "500.10"] if st.turn.phases is not None else []
+    info = {n: rule_info(n) for n in sorted(set(rules) | set(board["rules"]) | set(phases_rules))}
     judge = views.judge_panel(game, request.args, sel if sel is not None and
                               sel.get("azione") == "giudice" else None, field_errors)
     acts_done = doc.get("actions") or []
@@ -127,6 +129,8 @@ def _stepper_page(ident: str, doc: dict, played: play.Played, status: int = 200,
         last=last, last_events=LAST_EVENTS,
         judge_labels={i: play.log_label(a, st) for i, a, _ in played.steps if a.get("type") == "act"},
         full_log=request.args.get("registro") == "completo", goto=_goto(),
+        turn_phases=(turn_plan.describe(st.turn.phases, st.turn.phase_at)
+                     if st.turn.phases is not None else ""), turn_phases_rules=phases_rules,
     ), status
 
 

@@ -291,6 +291,7 @@ SENTENCES: dict[str, Callable[[dict, Named], str | None]] = {
                                     + ("un turno extra" if p.get("count") in (None, 1)
                                        else f"{int(p['count'])} turni extra")
                                     + " dopo questo turno."),
+    "add_extra_phases": lambda p, n: f"Il giudice aggiunge fasi o sottofasi a questo turno: {_effect_text(p)}.",
     "regenerate": lambda p, n: f"Il giudice crea uno scudo di rigenerazione per {n(p.get('object'))}.",
     "prevent_damage": _prevent,
 }
