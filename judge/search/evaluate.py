@@ -25,6 +25,9 @@ BLIND3_FILE = ROOT / "tests" / "search" / "questions_blind3.json"
 # 100 more, written the same way while the rules' questions were written (learned.py); measured once on the
 # product before and after them, never looked into.
 BLIND4_FILE = ROOT / "tests" / "search" / "questions_blind4.json"
+# 100 more, written the same way while the cards' questions were written; measured once on the product
+# before the rules' questions, with them and with the cards' questions, never looked into.
+BLIND5_FILE = ROOT / "tests" / "search" / "questions_blind5.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -113,6 +116,11 @@ def load_blind3(path: Path | None = None) -> list[Question]:
 def load_blind4(path: Path | None = None) -> list[Question]:
     """The fourth blind set of issue 36 (tests/search/questions_blind4.json), in the half "cieca-4"."""
     return _read(Path(path or BLIND4_FILE), default="cieca-4")
+
+
+def load_blind5(path: Path | None = None) -> list[Question]:
+    """The fifth blind set of issue 36 (tests/search/questions_blind5.json), in the half "cieca-5"."""
+    return _read(Path(path or BLIND5_FILE), default="cieca-5")
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -248,5 +256,6 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    every = load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3() + load_blind4() + load_learning()
+    every = (load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3() + load_blind4()
+             + load_blind5() + load_learning())
     print(report(every, engine_ranker(get_engine(instance, load_corpus()))))

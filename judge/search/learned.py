@@ -115,20 +115,26 @@ class Likeness:
     def nearest(self, text: str, k: int) -> list[tuple[float, Asked]]:
         """The ``k`` questions most like ``text`` (cosine at least ``MIN_SIMILARITY``, times the question's
         ``likeness``), likest first, then in file order."""
-        asked = sorted(stems(text))
-        known = [t for t in asked if t in self.idf]
+        asked = stems(text)
+        known = sorted(t for t in asked if t in self.idf)
         if not known:
             return []
-        index = np.concatenate([self.postings[t] for t in known])
-        weights = np.concatenate([np.full(len(self.postings[t]), self.idf[t] ** 2) for t in known])
-        acc = np.bincount(index, weights, minlength=len(self.asked))
+        if len(known) == 1:
+            index = self.postings[known[0]]
+            acc = np.full(len(index), self.idf[known[0]] ** 2)
+        else:
+            index = np.concatenate([self.postings[t] for t in known])
+            acc = np.bincount(index, np.repeat([self.idf[t] ** 2 for t in known], [len(self.postings[t]) for t in known]),
+                              minlength=len(self.asked))
+            index = np.flatnonzero(acc)
+            acc = acc[index]
         unknown = math.log(1 + len(self.asked))
         qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
-        sims = acc / (self.norm * qnorm)
-        met = np.flatnonzero((acc > 0) & (sims >= MIN_SIMILARITY))
-        scaled = sims[met] * self.likeness[met]
-        near = met[np.lexsort((met, -scaled))][:k]
-        return [(float(sims[i] * self.likeness[i]), self.asked[i]) for i in near]
+        sims = acc / (self.norm[index] * qnorm)
+        met = sims >= MIN_SIMILARITY
+        index, sims = index[met], sims[met] * self.likeness[index[met]]
+        order = np.lexsort((index, -sims))[:k]
+        return [(float(sims[i]), self.asked[index[i]]) for i in order]
 
 
 class Memory:

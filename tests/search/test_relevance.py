@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from judge.search.evaluate import (HALVES, SubstringBaseline, engine_ranker, kinds, load_blind, load_blind2,
-                                   load_blind3, load_blind4, load_fresh, load_learning, load_questions, measure, split_info)
+                                   load_blind3, load_blind4, load_blind5, load_fresh, load_learning, load_questions,
+                                   measure, split_info)
 
 # The issue's goal on the held-out half (reached with the English analytic index: recall@5 0.959,
 # MRR 0.855; 0.949 / 0.840 with the Italian index alone, 0.898 / 0.778 before it; 0.964 / 0.856 with
@@ -22,29 +23,31 @@ FRESH_FLOOR_RECALL5 = 0.89
 FRESH_FLOOR_MRR = 0.78
 
 # Issue 36, by kind of query (judge/search/evaluate.py: kinds), on questions the search was never tuned
-# on: (set, kind, recall@5 floor, MRR floor), each just below what was measured when the rules' questions
-# joined the memory (docs/ricerca.md, 29 November 2026, third session; before them in the comments where
-# they differ). The issue's goal (full questions 0.90 / 0.80, card-named 0.90) is not reached on the blind
+# on: (set, kind, recall@5 floor, MRR floor), each just below what was measured when the rules' and the
+# cards' questions joined the memory (docs/ricerca.md, 29 November 2026, third session; before them, at
+# fa72b8c, in the comments where they differ). The issue's goal (full questions 0.90 / 0.80, card-named 0.90) is not reached on the blind
 # sets: these floors catch regressions, they do not say the goal is met.
 KIND_FLOORS = [
-    ("heldout", "domanda", 0.96, 0.81),  # 0.984 / 0.840 (0.984 / 0.860 before)
+    ("heldout", "domanda", 0.96, 0.82),  # 0.984 / 0.850 (0.984 / 0.860 before)
     ("heldout", "breve", 0.95, 0.90),  # 0.970 / 0.928
     ("heldout", "gergo", 0.97, 0.88),  # 1.000 / 0.917
     ("heldout", "parola chiave", 0.88, 0.87),  # 0.920 / 0.905
     ("heldout", "varianti", 0.88, 0.82),  # 0.941 / 0.850
-    ("fresh", "domanda", 0.89, 0.81),  # 0.914 / 0.840 (0.901 / 0.797)
-    ("blind", "domanda", 0.79, 0.59),  # 0.814 / 0.618 (0.771 / 0.661)
-    ("blind", "carta", 0.72, 0.47),  # 0.744 / 0.495 (0.721 / 0.594)
-    ("learning", "domanda", 0.78, 0.58),  # 0.805 / 0.610 (0.777 / 0.587)
-    ("learning", "carta", 0.53, 0.36),  # 0.556 / 0.387 (0.524 / 0.370)
+    ("fresh", "domanda", 0.90, 0.82),  # 0.926 / 0.849 (0.901 / 0.797)
+    ("blind", "domanda", 0.87, 0.71),  # 0.900 / 0.742 (0.771 / 0.661)
+    ("blind", "carta", 0.86, 0.65),  # 0.884 / 0.680 (0.721 / 0.594)
+    ("learning", "domanda", 0.80, 0.61),  # 0.824 / 0.644 (0.777 / 0.587)
+    ("learning", "carta", 0.62, 0.47),  # 0.651 / 0.499 (0.524 / 0.370)
     # Written by sessions that never saw the search. blind2 was looked into after its one measure, and
-    # was one of the three sets the rules' questions' weights were chosen on: no longer blind.
-    ("blind2", "domanda", 0.79, 0.65),  # 0.820 / 0.678 (0.710 / 0.595)
-    ("blind2", "carta", 0.75, 0.59),  # 0.783 / 0.618 (0.667 / 0.549)
-    ("blind3", "domanda", 0.80, 0.67),  # 0.830 / 0.696 (0.770 / 0.640)
-    ("blind3", "carta", 0.73, 0.63),  # 0.760 / 0.657 (0.720 / 0.576)
-    ("blind4", "domanda", 0.82, 0.70),  # 0.850 / 0.726 (0.780 / 0.617)
-    ("blind4", "carta", 0.75, 0.62),  # 0.780 / 0.645 (0.680 / 0.570)
+    # was one of the three sets the memory's weights were chosen on: no longer blind.
+    ("blind2", "domanda", 0.79, 0.69),  # 0.820 / 0.719 (0.710 / 0.595)
+    ("blind2", "carta", 0.75, 0.64),  # 0.783 / 0.676 (0.667 / 0.549)
+    ("blind3", "domanda", 0.83, 0.69),  # 0.860 / 0.718 (0.770 / 0.640)
+    ("blind3", "carta", 0.81, 0.66),  # 0.840 / 0.688 (0.720 / 0.576)
+    ("blind4", "domanda", 0.83, 0.72),  # 0.860 / 0.746 (0.780 / 0.617)
+    ("blind4", "carta", 0.77, 0.66),  # 0.800 / 0.686 (0.680 / 0.570)
+    ("blind5", "domanda", 0.80, 0.69),  # 0.830 / 0.722 (0.750 / 0.602): measured once, never looked into
+    ("blind5", "carta", 0.71, 0.57),  # 0.740 / 0.604 (0.600 / 0.432)
 ]
 
 
@@ -110,7 +113,8 @@ def test_every_kind_of_question_works(engine, questions, cat):
 
 def never_tuned_on(name: str):
     return {"heldout": lambda: load_questions(half="heldout"), "fresh": load_fresh, "blind": load_blind,
-            "blind2": load_blind2, "blind3": load_blind3, "blind4": load_blind4, "learning": lambda: load_learning(half="heldout")}[name]()
+            "blind2": load_blind2, "blind3": load_blind3, "blind4": load_blind4, "blind5": load_blind5,
+            "learning": lambda: load_learning(half="heldout")}[name]()
 
 
 @pytest.mark.parametrize("name, kind, recall5, mrr", KIND_FLOORS)
@@ -121,7 +125,7 @@ def test_every_kind_of_query_keeps_its_floor_on_questions_never_tuned_on(engine,
     assert m.recall5 >= recall5 and m.mrr >= mrr, f"{name} {kind}: {m.line()}"
 
 
-@pytest.mark.parametrize("load", [load_blind, load_blind2, load_blind3, load_blind4])
+@pytest.mark.parametrize("load", [load_blind, load_blind2, load_blind3, load_blind4, load_blind5])
 def test_blind_full_questions_were_written_apart(corpus, load):
     blind = load()
     assert len(blind) >= 60 and sum(1 for q in blind if q.card) >= 30
@@ -129,5 +133,6 @@ def test_blind_full_questions_were_written_apart(corpus, load):
     for q in blind:
         assert q.rules and all(n in corpus for n in q.rules), q.q
     others = {q.q.casefold() for q in load_questions() + load_fresh() + load_learning()
-              + [q for other in (load_blind, load_blind2, load_blind3, load_blind4) if other is not load for q in other()]}
+              + [q for other in (load_blind, load_blind2, load_blind3, load_blind4, load_blind5)
+                 if other is not load for q in other()]}
     assert not {q.q.casefold() for q in blind} & others
