@@ -109,6 +109,7 @@ class Likeness:
             for t in d:
                 postings.setdefault(t, []).append(i)
         self.postings = {t: np.array(ix, dtype=np.int32) for t, ix in postings.items()}
+        self.weights = {t: np.full(len(ix), self.idf[t] ** 2) for t, ix in postings.items()}
         self.norm = np.array([math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs])
         self.likeness = np.array([a.likeness for a in asked])
 
@@ -119,17 +120,16 @@ class Likeness:
         known = sorted(t for t in asked if t in self.idf)
         if not known:
             return []
+        unknown = math.log(1 + len(self.asked))
+        qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
         if len(known) == 1:
             index = self.postings[known[0]]
             acc = np.full(len(index), self.idf[known[0]] ** 2)
         else:
-            index = np.concatenate([self.postings[t] for t in known])
-            acc = np.bincount(index, np.repeat([self.idf[t] ** 2 for t in known], [len(self.postings[t]) for t in known]),
-                              minlength=len(self.asked))
-            index = np.flatnonzero(acc)
+            acc = np.bincount(np.concatenate([self.postings[t] for t in known]),
+                              np.concatenate([self.weights[t] for t in known]), minlength=len(self.asked))
+            index = np.flatnonzero(acc >= MIN_SIMILARITY * qnorm * self.norm)
             acc = acc[index]
-        unknown = math.log(1 + len(self.asked))
-        qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
         sims = acc / (self.norm[index] * qnorm)
         met = sims >= MIN_SIMILARITY
         index, sims = index[met], sims[met] * self.likeness[index[met]]
