@@ -111,6 +111,7 @@ class Likeness:
         self.postings = {t: np.array(ix, dtype=np.int32) for t, ix in postings.items()}
         self.weights = {t: np.full(len(ix), self.idf[t] ** 2) for t, ix in postings.items()}
         self.norm = np.array([math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs])
+        self.least = MIN_SIMILARITY * self.norm  # the dot product a question needs to be near enough
         self.likeness = np.array([a.likeness for a in asked])
 
     def nearest(self, text: str, k: int) -> list[tuple[float, Asked]]:
@@ -128,11 +129,14 @@ class Likeness:
         else:
             acc = np.bincount(np.concatenate([self.postings[t] for t in known]),
                               np.concatenate([self.weights[t] for t in known]), minlength=len(self.asked))
-            index = np.flatnonzero(acc >= MIN_SIMILARITY * qnorm * self.norm)
+            index = np.flatnonzero(acc >= self.least * qnorm)
             acc = acc[index]
         sims = acc / (self.norm[index] * qnorm)
         met = sims >= MIN_SIMILARITY
         index, sims = index[met], sims[met] * self.likeness[index[met]]
+        if len(sims) > k:  # only the k likeliest (ties with the k-th kept) need sorting
+            kept = sims >= np.partition(sims, len(sims) - k)[len(sims) - k]
+            index, sims = index[kept], sims[kept]
         order = np.lexsort((index, -sims))[:k]
         return [(float(sims[i]), self.asked[index[i]]) for i in order]
 
