@@ -66,28 +66,23 @@ def read_questions(path: Path | None = None, half: str = LEARNED_HALF) -> list[A
     return [Asked(q["q"], tuple(q["rules"]), q.get("group", "")) for q in data["questions"] if q.get("half") == half]
 
 
+def _rows(path: Path, header: str) -> list[list[str]]:
+    """A TSV file's data lines, split (no ``#`` comment, no blank line, no header line)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.split("\t") for line in lines if line.strip() and not line.startswith(("#", header + "\t"))]
+
+
 def read_rule_questions(path: Path | None = None) -> list[Asked]:
-    """The questions written rule by rule (``domande_regole.tsv``: rule TAB question, ``#`` comments and
-    a header line)."""
-    out = []
-    for line in Path(path or RULE_QUESTIONS_FILE).read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("regola\t"):
-            continue
-        number, text = line.split("\t")
-        out.append(Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS, RULE))
-    return out
+    """The questions written rule by rule (``domande_regole.tsv``: rule TAB question)."""
+    return [Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS, RULE)
+            for number, text in _rows(Path(path or RULE_QUESTIONS_FILE), "regola")]
 
 
 def read_card_questions(path: Path | None = None) -> list[Asked]:
     """The questions written card by card (``domande_carte.tsv``: rules, comma separated, TAB card TAB
-    question, ``#`` comments and a header line)."""
-    out = []
-    for line in Path(path or CARD_QUESTIONS_FILE).read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("regole\t"):
-            continue
-        numbers, card, text = line.split("\t")
-        out.append(Asked(text, tuple(numbers.split(",")), "carta " + card, CARD_QUESTION_LIKENESS, CARD))
-    return out
+    question)."""
+    return [Asked(text, tuple(numbers.split(",")), "carta " + card, CARD_QUESTION_LIKENESS, CARD)
+            for numbers, card, text in _rows(Path(path or CARD_QUESTIONS_FILE), "regole")]
 
 
 class Likeness:

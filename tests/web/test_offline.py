@@ -18,7 +18,8 @@ from judge.corpus import italian_date
 from judge.search import question
 from judge.search.analysis import terms
 from judge.search.frames import load_frames
-from judge.search.learned import read_questions
+from judge.search.learned import (CARD_QUESTION_LIKENESS, NEIGHBOURS, RULE_QUESTION_LIKENESS, WORD_NEIGHBOURS,
+                                  read_card_questions, read_questions, read_rule_questions)
 from judge.search.query import COVERAGE_IDF
 from judge.web import create_app
 from judge.web.offline import build_all, version
@@ -182,7 +183,8 @@ def test_glossary_data_holds_what_its_search_compares(client, corpus, files):
 
 
 def test_search_index_reads_questions_as_the_server_does(client, files):
-    """The frames, the questions learned from (the tuning half only) and the server's weights."""
+    """The frames, the questions learned from (the tuning half, the rules' and the cards' questions) and the
+    server's weights."""
     url = next(f for f in files["file"] if f.startswith("/offline/ricerca-"))
     ix = json.loads(gzip.decompress(client.get(url, headers={"Accept-Encoding": "gzip"}).get_data()))
     frames = load_frames()
@@ -191,8 +193,15 @@ def test_search_index_reads_questions_as_the_server_does(client, files):
     tokens = [t for p in phrases for t in p]
     assert rules[0] == "506.4" and ["stesso", terms("stesso", "it")[0]] in tokens
     assert ["lo", None] in tokens  # a stop word matches as written
-    assert len(ix["domande"]) == len(read_questions()) and all(rs for _, rs in ix["domande"])
+    # The memory: the situations as [stems, rules], the rules' and cards' questions with their likeness factor.
+    situations = [q for q in ix["domande"] if len(q) == 2]
+    others = [q for q in ix["domande"] if len(q) == 3]
+    assert len(situations) == len(read_questions()) and all(rs for _, rs in situations)
+    assert len(others) == len(read_rule_questions()) + len(read_card_questions()) and all(q[1] for q in others)
+    assert {q[2] for q in others} == {RULE_QUESTION_LIKENESS, CARD_QUESTION_LIKENESS}
     assert ix["pesi"]["cornice"] == question.W_FRAME and ix["pesi"]["domande"] == question.W_LEARNED
+    assert ix["pesi"]["domande_parole"] == question.W_LEARNED_WORDS
+    assert (ix["pesi"]["vicine"], ix["pesi"]["vicine_parole"]) == (NEIGHBOURS, WORD_NEIGHBOURS)
     assert ix["pesi"]["parola_cornice"] == question.W_FRAME_WORD
     # The coverage's rarity of a unit (query.py _rarity): its exponent and the documents it counts among.
     assert ix["pesi"]["rarita"] == COVERAGE_IDF and len(ix["regole"]) < ix["pesi"]["documenti"] <= 2 * len(ix["regole"])
