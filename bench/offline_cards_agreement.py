@@ -28,6 +28,7 @@ from bench.syntax_queries import syntax_queries
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("tests/search/questions_blind.json", "tests/search/questions_blind2.json", "tests/search/questions_blind3.json",
+        "tests/search/questions_blind4.json", "tests/search/questions_blind5.json", "tests/search/questions_blind6.json",
         "judge/search/domande.json")
 # ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax.
 SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "ricerca-offline.js")

@@ -28,6 +28,8 @@ BLIND4_FILE = ROOT / "tests" / "search" / "questions_blind4.json"
 # 100 more, written the same way while the cards' questions were written; measured once on the product
 # before the rules' questions, with them and with the cards' questions, never looked into.
 BLIND5_FILE = ROOT / "tests" / "search" / "questions_blind5.json"
+# 100 more, written while the second round of cards' questions was; measured once on four engines.
+BLIND6_FILE = ROOT / "tests" / "search" / "questions_blind6.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -121,6 +123,11 @@ def load_blind4(path: Path | None = None) -> list[Question]:
 def load_blind5(path: Path | None = None) -> list[Question]:
     """The fifth blind set of issue 36 (tests/search/questions_blind5.json), in the half "cieca-5"."""
     return _read(Path(path or BLIND5_FILE), default="cieca-5")
+
+
+def load_blind6(path: Path | None = None) -> list[Question]:
+    """The sixth blind set of issue 36 (tests/search/questions_blind6.json), in the half "cieca-6"."""
+    return _read(Path(path or BLIND6_FILE), default="cieca-6")
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -257,5 +264,5 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
     every = (load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3() + load_blind4()
-             + load_blind5() + load_learning())
+             + load_blind5() + load_blind6() + load_learning())
     print(report(every, engine_ranker(get_engine(instance, load_corpus()))))
