@@ -52,3 +52,16 @@ class IllegalAction(ValueError):
 
     def to_dict(self) -> dict:
         return {"message": self.message, "rules": self.rules}
+
+
+def invalid_effect(errors: list[tuple[str, str]], rule: str) -> IllegalAction:
+    """An effect record given by the judge is wrong: its first five errors, each with its field path."""
+    return IllegalAction("effetto non valido: " + "; ".join(_fmt(p, m) for p, m in errors[:5]), [rule])
+
+
+def effect_record(effect: object, example: str, rule: str) -> dict:
+    """The effect record of a judge action: a JSON object as in the scenario format (``example`` shows one)."""
+    if not isinstance(effect, dict):
+        raise IllegalAction("l'effetto è un oggetto JSON come nel formato degli scenari (per esempio "
+                            f"{example})", [rule])
+    return effect

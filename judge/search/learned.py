@@ -50,6 +50,8 @@ def stems(text: str) -> set[str]:
 
 
 SITUATION, RULE, CARD = "situazione", "regola", "carta"  # the kinds of question the memory holds
+# What a question's likeness to a new one counts for, by its kind.
+LIKENESS = {SITUATION: 1.0, RULE: RULE_QUESTION_LIKENESS, CARD: CARD_QUESTION_LIKENESS}
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,11 @@ class Asked:
     text: str
     rules: tuple[str, ...]
     group: str = ""
-    likeness: float = 1.0  # what its likeness to a new question counts for (RULE_QUESTION_LIKENESS)
     kind: str = SITUATION
+
+    @property
+    def likeness(self) -> float:
+        return LIKENESS[self.kind]
 
 
 def read_questions(path: Path | None = None, half: str = LEARNED_HALF) -> list[Asked]:
@@ -74,14 +79,14 @@ def _rows(path: Path, header: str) -> list[list[str]]:
 
 def read_rule_questions(path: Path | None = None) -> list[Asked]:
     """The questions written rule by rule (``domande_regole.tsv``: rule TAB question)."""
-    return [Asked(text, (number,), "regola " + number, RULE_QUESTION_LIKENESS, RULE)
+    return [Asked(text, (number,), "regola " + number, RULE)
             for number, text in _rows(Path(path or RULE_QUESTIONS_FILE), "regola")]
 
 
 def read_card_questions(path: Path | None = None) -> list[Asked]:
     """The questions written card by card (``domande_carte.tsv``: rules, comma separated, TAB card TAB
     question)."""
-    return [Asked(text, tuple(numbers.split(",")), "carta " + card, CARD_QUESTION_LIKENESS, CARD)
+    return [Asked(text, tuple(numbers.split(",")), "carta " + card, CARD)
             for numbers, card, text in _rows(Path(path or CARD_QUESTIONS_FILE), "regole")]
 
 
@@ -104,7 +109,7 @@ class Likeness:
             for t in d:
                 postings.setdefault(t, []).append(i)
         self.postings = {t: np.array(ix, dtype=np.int32) for t, ix in postings.items()}
-        self.weights = {t: np.full(len(ix), self.idf[t] ** 2) for t, ix in postings.items()}
+        self.weights = {t: np.full(len(ix), self.idf[t] ** 2) for t, ix in postings.items()}  # ready to add
         self.norm = np.array([math.sqrt(sum(self.idf[t] ** 2 for t in d)) or 1.0 for d in docs])
         self.least = MIN_SIMILARITY * self.norm  # the dot product a question needs to be near enough
         self.likeness = np.array([a.likeness for a in asked])

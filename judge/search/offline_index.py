@@ -159,7 +159,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
 
 def _questions(engine: Engine) -> dict:
     """What the server knows of questions: the frames and the questions it learned from (the engine's
-    memory: the tuning half and the rules' questions, these with their likeness factor)."""
+    memory: the tuning half, then the rules' and the cards' questions with their likeness factor)."""
     def phrase(p):  # [word, its Italian stem or None]
         return [[w, k[1:] if k else None] for w, k in p]
 

@@ -263,7 +263,7 @@ def test_near_questions_add_up_and_a_rules_question_counts_less(corpus):
     as like it. Read as a few words, the memory meets the situations only, each rule its nearest's likeness."""
     text = "se la mia creatura viene distrutta torna in mano?"
     situation = Asked(text, ("400.7",), "s")
-    rule_q = Asked(text, ("701.8a",), "r", RULE_QUESTION_LIKENESS, RULE)
+    rule_q = Asked(text, ("701.8a",), "r", RULE)
     memory = Memory([situation, rule_q], corpus)
     got = memory.rules_for(text)
     assert got["400.7"] == pytest.approx(1.0) and got["701.8a"] == pytest.approx(RULE_QUESTION_LIKENESS)
@@ -292,11 +292,10 @@ def test_a_few_words_read_the_memory_as_before_the_rules_questions(engine):
        st.lists(st.tuples(st.lists(st.sampled_from(["creatura", "distrutta", "torna", "mano", "pila", "danno"]),
                                    min_size=1, max_size=5),
                           st.sampled_from(["400.7", "701.8a", "506.4", "608.2b"]),
-                          st.sampled_from([1.0, RULE_QUESTION_LIKENESS])), min_size=1, max_size=12),
+                          st.sampled_from([SITUATION, RULE, CARD])), min_size=1, max_size=12),
        st.booleans())
 def test_the_memory_weighs_rules_between_0_and_1_and_ranks_its_neighbours(words, asked, full):
-    memory = Memory([Asked(" ".join(w), (n,), str(i), f, SITUATION if f == 1 else RULE)
-                     for i, (w, n, f) in enumerate(asked)])
+    memory = Memory([Asked(" ".join(w), (n,), str(i), kind) for i, (w, n, kind) in enumerate(asked)])
     text = " ".join(words)
     near = memory.nearest(text, full)
     assert len(near) <= (NEIGHBOURS if full else WORD_NEIGHBOURS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from judge.engine.characteristics import continuous, derived, layers
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction, shown
+from judge.engine.errors import IllegalAction, effect_record, shown
 from judge.engine.registry import action
 
 
@@ -27,11 +27,8 @@ def _summary(ctx: Ctx, before: dict, after: layers.Board) -> str:
         summary="Un effetto continuo creato da una magia o un'abilità che si è risolta (o "
                 "un'abilità statica): si applica nei livelli (613)")
 def add_effect(ctx: Ctx, effect: dict) -> None:
-    if not isinstance(effect, dict):
-        raise IllegalAction("l'effetto è un oggetto JSON come nel formato degli scenari "
-                            '(per esempio {"affects": {"objects": ["orso"]}, "does": [{"op": '
-                            '"modify_pt", "power": 3, "toughness": 3}], "kind": "resolved", '
-                            '"duration": "end_of_turn"})', ["611.1"])
+    effect = effect_record(effect, '{"affects": {"objects": ["orso"]}, "does": [{"op": "modify_pt", "power": 3, '
+                                   '"toughness": 3}], "kind": "resolved", "duration": "end_of_turn"}', "611.1")
     before = dict(layers.board(ctx.s).chars)
     e = continuous.add_effect(ctx.s, {"kind": "resolved", **effect})
     changed = _summary(ctx, before, layers.board(ctx.s))

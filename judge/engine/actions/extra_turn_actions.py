@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judge.engine.actions.general import int_arg, player_arg
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
+from judge.engine.errors import IllegalAction, effect_record, invalid_effect
 from judge.engine.mechanics import adding, addition_schema
 from judge.engine.registry import action
 
@@ -35,14 +35,11 @@ def add_extra_turn(ctx: Ctx, player: str, count: int = 1) -> None:
         summary="Fasi o sottofasi aggiuntive in questo turno («dopo questa fase principale c'è "
                 "una fase di combattimento aggiuntiva…»), come nel formato degli scenari")
 def add_extra_phases(ctx: Ctx, effect: dict) -> None:
-    if not isinstance(effect, dict):
-        raise IllegalAction('l\'effetto è un oggetto JSON come nel formato degli scenari (per '
-                            'esempio {"controller": "p1", "adds": {"phases": ["combat", '
-                            '"postcombat_main"]}, "after": {"phase": "main"}})', ["500.8"])
+    effect = effect_record(effect, '{"controller": "p1", "adds": {"phases": ["combat", "postcombat_main"]}, '
+                                   '"after": {"phase": "main"}}', "500.8")
     rec, errors = addition_schema.parse_one({"adds": None, **effect})
     if rec is not None and rec["controller"] not in {p.id for p in ctx.s.players}:
         errors = [("effect.controller", f'giocatore sconosciuto "{rec["controller"][:40]}"')]
     if errors or rec is None:
-        raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in errors[:5]),
-                            ["500.8"])
+        raise invalid_effect(errors, "500.8")
     adding.add(ctx, rec)

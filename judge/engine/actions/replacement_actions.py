@@ -9,7 +9,7 @@ from __future__ import annotations
 from judge.engine.actions.general import int_arg, perm_arg, player_arg
 from judge.engine.characteristics import continuous, derived, effect_schema, replacement_schema
 from judge.engine.context import Ctx
-from judge.engine.errors import IllegalAction
+from judge.engine.errors import effect_record, invalid_effect
 from judge.engine.mechanics import skip_schema
 from judge.engine.registry import action
 from judge.engine.state import Effect, State
@@ -29,8 +29,7 @@ def add(ctx: Ctx, e: Effect, rules: list[str], text: str) -> Effect:
     replacement_schema.check_refs(v, probe, path_of)
     mine = [(p, m) for p, m in v.errors if p == "effect" or p.startswith("effect.")]
     if mine:
-        raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in mine[:5]),
-                            ["614.1"])
+        raise invalid_effect(mine, "614.1")
     if e.kind == "resolved" and e.timestamp is None:
         e.timestamp = continuous.new_timestamp(st)
     st.effects.append(e)
@@ -43,16 +42,12 @@ def add(ctx: Ctx, e: Effect, rules: list[str], text: str) -> Effect:
         summary="Un effetto di sostituzione o di prevenzione («invece», «salta», «entra con», "
                 "«previeni»), come nel formato degli scenari: si applica agli eventi da qui in poi")
 def add_replacement(ctx: Ctx, effect: dict) -> None:
-    if not isinstance(effect, dict):
-        raise IllegalAction('l\'effetto è un oggetto JSON come nel formato degli scenari (per '
-                            'esempio {"event": "dealt_damage", "affects": {"players": ["p1"]}, '
-                            '"instead": [{"op": "prevent"}], "duration": "end_of_turn"})',
-                            ["614.1"])
+    effect = effect_record(effect, '{"event": "dealt_damage", "affects": {"players": ["p1"]}, '
+                                   '"instead": [{"op": "prevent"}], "duration": "end_of_turn"}', "614.1")
     schema = skip_schema if skip_schema.is_skip(effect) else replacement_schema
     e, errors = schema.parse_one({"kind": "resolved", **effect})
     if errors or e is None:
-        raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in errors[:5]),
-                            ["614.1"])
+        raise invalid_effect(errors, "614.1")
     prevention = any(op["op"] == "prevent" for op in e.instead)
     what = "di prevenzione" if prevention else ("«non può»" if e.cant else "di sostituzione")
     rules = ["615.1"] if prevention else (["614.17"] if e.cant else ["614.1"])

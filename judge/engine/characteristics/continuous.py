@@ -17,7 +17,7 @@ from typing import Any, Callable
 from judge.engine.characteristics import layers, selectors
 from judge.engine.characteristics.effect_schema import LAYER, PLAYER_OPS, parse_one
 from judge.engine.characteristics.layer_work import Chars, plain
-from judge.engine.errors import IllegalAction
+from judge.engine.errors import IllegalAction, invalid_effect
 from judge.engine.state import Effect, State
 
 
@@ -45,8 +45,7 @@ def add_effect(st: State, effect: Effect | dict[str, Any]) -> Effect:
     if isinstance(effect, dict):
         e, errors = parse_one(effect)
         if errors or e is None:
-            raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in errors[:5]),
-                                ["611.1"])
+            raise invalid_effect(errors, "611.1")
         if "id" not in effect:
             e.id = "?"
     else:
@@ -71,8 +70,7 @@ def _check_refs(st: State, e: Effect) -> None:
     check_refs(v, probe, lambda i: "effect" if i == len(st.effects) else f"effects[{i}]")
     mine = [(p, m) for p, m in v.errors if p.startswith("effect.") or p == "effect"]
     if mine:
-        raise IllegalAction("effetto non valido: " + "; ".join(f"{p}: {m}" for p, m in mine[:5]),
-                            ["611.1"])
+        raise invalid_effect(mine, "611.1")
 
 
 def settle(st: State, new: list[Effect]) -> None:
