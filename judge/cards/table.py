@@ -344,6 +344,11 @@ class CardTable:
                 out.append(Ruling(str(r.get("date") or ""), r["text"]))
         return out
 
+    def names_with_rulings(self) -> list[str]:
+        """The English names that have rulings, in the file's order."""
+        self._load_rulings()
+        return list(self._rulings or {})
+
     def _load_rulings(self) -> None:
         if self._rulings is not None:
             return

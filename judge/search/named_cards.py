@@ -5,7 +5,8 @@ Italian or English, inside the question). Its name is taken out of the words sea
 would find rules about «rest» or «peace»), and the rules it relies on become candidates beside
 the words' (query.py): its keywords' rules, its supertypes' and subtypes' (the legend rule, Auras,
 Equipment), the section of a card of its kind (split, double-faced…), and the rules its text
-invokes (judge/cards/text_rules.py: «instead» → 614.1a, «skip» → 614.10, «can't» → 614.17).
+invokes (judge/cards/text_rules.py: «instead» → 614.1a, «skip» → 614.10, «can't» → 614.17), and
+the rules its official rulings speak of (judge/search/card_rulings.py).
 The basic characteristics every card has (mana cost, colour, type line, power and toughness)
 bring nothing: every card would bring them.
 """
@@ -20,6 +21,7 @@ from judge.cards.mentions import mentioned
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable, load_table
 from judge.cards.text_rules import invoked
+from judge.search.card_rulings import ruling_rules
 
 # How much each kind of rule a card relies on weighs (the weight of the rules a question's likeness
 # brings is 1 at most: judge/search/learned.py).
@@ -27,6 +29,7 @@ KEYWORD = 1.0  # a keyword's rules (702.9a… for flying); its heading counts ha
 TEXT = 1.0  # the first rule of a phrase of its text («instead» → 614.1a); the next ones a bit less
 TEXT_NEXT = 0.8
 KIND = 0.7  # the rules of its supertypes, subtypes and layout
+RULING = 0.6  # a rule one of its rulings speaks of (judge/search/card_rulings.py; chosen on tuning)
 SKIPPED = {"costo di mana", "colore", "forza e costituzione", "riga del tipo", "tipo",
            "forza o costituzione con *", "fedeltà", "difesa"}
 
@@ -87,3 +90,5 @@ def add_face(acc: dict[str, float], face, rules, corpus) -> None:
     for number, what in invoked(face):
         _add(acc, number, TEXT if what not in first else TEXT_NEXT, corpus)
         first.add(what)
+    for number in ruling_rules(face.name):
+        _add(acc, number, RULING, corpus)

@@ -56,6 +56,17 @@ def test_removed_from_combat_ranks_506_4_before_the_damage_rules(engine):
     assert top.index("506.4") < min(i for i, n in enumerate(top) if n.startswith("510."))
 
 
+def test_an_effect_lasting_until_end_of_turn_is_not_a_question_of_when(engine):
+    """«fino a fine turno» describes the card; the question is whose graveyard (400.3). «fino» and
+    «finisce» share a stem, so «finisce» alone no longer says «quando»."""
+    q = "Rubo una creatura con Act of Treason fino a fine turno e la sacrifico, chi la mette nel cimitero?"
+    reading = read(q)
+    assert [f.name for f in reading.frames] == ["dove"]
+    assert reading.rules["400.3"] == 1.0
+    assert "400.3" in ranked(engine, q, 5)
+    assert read("fino a fine turno la creatura ha +2/+2 e poi?").frames == []
+
+
 def test_the_frames_words_are_told_apart_from_the_subject():
     reading = read("chi controlla l'equipaggiamento sulla creatura rubata?")
     assert {"chi", "controlla"} <= reading.frame_words and "equipaggiamento" not in reading.frame_words
