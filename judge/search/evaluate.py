@@ -30,6 +30,7 @@ BLIND4_FILE = ROOT / "tests" / "search" / "questions_blind4.json"
 BLIND5_FILE = ROOT / "tests" / "search" / "questions_blind5.json"
 # 100 more, written while the second round of cards' questions was; measured once on four engines.
 BLIND6_FILE = ROOT / "tests" / "search" / "questions_blind6.json"
+BLIND7_FILE = ROOT / "tests" / "search" / "questions_blind7.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -120,6 +121,13 @@ load_blind3 = _blind_set(BLIND3_FILE, 3)
 load_blind4 = _blind_set(BLIND4_FILE, 4)
 load_blind5 = _blind_set(BLIND5_FILE, 5)
 load_blind6 = _blind_set(BLIND6_FILE, 6)
+load_blind7 = _blind_set(BLIND7_FILE, 7)
+BLIND_LOADERS = (load_blind, load_blind2, load_blind3, load_blind4, load_blind5, load_blind6, load_blind7)
+
+
+def load_measured() -> list[Question]:
+    """Every question the search is measured on (both halves of each set, and every blind set)."""
+    return load_questions() + load_fresh() + [q for load in BLIND_LOADERS for q in load()] + load_learning()
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:
@@ -255,6 +263,4 @@ if __name__ == "__main__":  # python -m judge.search.evaluate [CARTELLA]
     ap.add_argument("instance", nargs="?", help="cartella dell'istanza con l'indice (predefinita: una temporanea)")
     args = ap.parse_args()
     instance = args.instance or tempfile.mkdtemp(prefix="judge-eval-")
-    every = (load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3() + load_blind4()
-             + load_blind5() + load_blind6() + load_learning())
-    print(report(every, engine_ranker(get_engine(instance, load_corpus()))))
+    print(report(load_measured(), engine_ranker(get_engine(instance, load_corpus()))))

@@ -14,8 +14,7 @@ from judge.cards.mentions import mentioned
 from judge.cards.table import load_table
 from judge.cards.text_rules import invoked, parse_text_rules, load_text_rules
 from judge.search.analysis import terms
-from judge.search.evaluate import (load_blind, load_blind2, load_blind3, load_blind4, load_blind5, load_blind6,
-                                   load_fresh, load_learning, load_questions)
+from judge.search.evaluate import load_learning, load_measured
 from judge.search.frames import is_full_question, load_frames, parse_frames, read
 from judge.search.learned import (CARD, NEIGHBOURS, QUESTIONS_FILE, RULE, RULE_QUESTION_LIKENESS, SITUATION,
                                   WORD_NEIGHBOURS, Asked, Memory, read_card_questions, read_questions,
@@ -256,8 +255,7 @@ def test_nothing_the_rules_or_cards_questions_say_is_a_question_the_search_is_me
     def stems(q):
         return frozenset(terms(q, "it"))
 
-    measured = [stems(q.q) for q in load_questions() + load_fresh() + load_blind() + load_blind2() + load_blind3()
-                + load_blind4() + load_blind5() + load_blind6() + load_learning()]
+    measured = [stems(q.q) for q in load_measured()]
     by_stem: dict[str, list[int]] = {}
     for i, m in enumerate(measured):
         for t in m:
