@@ -14,6 +14,7 @@ each ruling, not the first three (as good, three times the rules).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -81,13 +82,14 @@ def write(found: dict[str, tuple[str, ...]], path: Path = RULINGS_RULES_FILE) ->
 
 
 def main(argv: list[str]) -> int:
-    """python -m judge.search.card_rulings [ISTANZA]: writes sentenze_regole.tsv for the edition in force."""
+    """python -m judge.search.card_rulings [ISTANZA]: writes sentenze_regole.tsv for the edition in force
+    (the instance folder holds the search index: JUDGE_INSTANCE or instance/, as `judge cerca`)."""
     from judge.cards.table import load_table
     from judge.corpus import load_corpus
     from judge.search.engines import get_engine
 
     corpus = load_corpus()
-    engine = get_engine(argv[0] if argv else "instance", corpus)
+    engine = get_engine(argv[0] if argv else os.environ.get("JUDGE_INSTANCE", "instance"), corpus)
     found = build(engine, load_table())
     write(found)
     print(f"{RULINGS_RULES_FILE.name}: {len(found)} carte, {sum(map(len, found.values()))} regole "
