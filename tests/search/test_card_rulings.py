@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from judge.cards.table import load_table
-from judge.search import card_rulings
-from judge.search.card_rulings import RULINGS_RULES_FILE, build, parse, ruling_rules, write
+from judge.search.card_rulings import RULINGS_RULES_FILE, parse, paused, ruling_rules
+from judge.search.card_rulings_write import build, write
 from judge.search.named_cards import RULING, named_cards
 
 SAMPLE = ("Tarmogoyf", "Blood Moon", "Humility", "Necropotence")
@@ -25,7 +25,7 @@ def test_a_question_naming_a_card_brings_the_rules_its_rulings_speak_of(corpus):
 
 def test_the_file_is_what_the_search_in_force_finds_for_the_rulings(engine):
     """The file is derived data: when the search or the edition changes what a ruling finds, this
-    fails until `python -m judge.search.card_rulings` writes it again."""
+    fails until `python -m judge.search.card_rulings_write` writes it again."""
     table = load_table()
     kept = parse(RULINGS_RULES_FILE.read_text(encoding="utf-8"))
     assert build(engine, table, SAMPLE) == {name: kept[name] for name in SAMPLE}
@@ -42,7 +42,7 @@ def test_the_file_names_cards_with_rulings_and_rules_in_force(corpus):
 
 def test_while_the_file_is_written_its_own_rules_do_not_steer_the_search():
     assert ruling_rules("Tarmogoyf")
-    with card_rulings._writing():
+    with paused():
         assert ruling_rules("Tarmogoyf") == ()
     assert ruling_rules("Tarmogoyf")
 
