@@ -4,7 +4,10 @@ over it, and the server's engine on the same corpus. For each question set: its 
 (a ``card`` field: the same first answer, the same cards shown), and all its questions (the same first
 answer, and the same «Forse cercavi» suggestion; those the server corrects or completes a word of counted
 apart); and queries in the search's syntax made from their words (bench/syntax_queries.py: phrases in quotes,
-AND/OR/NOT, -word, +word), form by form: the same first answer, the same notes (docs/telefono-e-offline.md).
+AND/OR/NOT, -word, +word), form by form: the same first answer, the same notes; and the quick answer to a
+question's frame (static/js/risposta-offline.js: the same rule, what it asks and sentence where the server answers
+the frame, none where it does not or answers from an analytic index entry, which the copy lacks)
+(docs/telefono-e-offline.md).
 Needs ``node``.
 
     .venv/bin/python -m bench.offline_cards_agreement
@@ -31,7 +34,7 @@ SETS = ("tests/search/questions_blind.json", "tests/search/questions_blind2.json
         "tests/search/questions_blind4.json", "tests/search/questions_blind5.json", "tests/search/questions_blind6.json",
         "judge/search/domande.json")
 # ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax.
-SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "ricerca-offline.js")
+SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "risposta-offline.js", "ricerca-offline.js")
 RUN = """
 global.self = global;
 const fs = require("fs");
@@ -42,7 +45,8 @@ const S = self.judgeRicercaOffline;
 const qs = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
 console.log(JSON.stringify(qs.map(q => {
   const a = S.answer ? S.answer(ix, q, { regole: rules }) : { rules: S.search(ix, q), suggestion: null };
-  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion, a.notes || []];
+  const quick = a.quick ? [a.quick.number, a.quick.asks, a.quick.sentence] : null;
+  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion, a.notes || [], quick];
 })));
 """
 
@@ -75,7 +79,8 @@ def main() -> None:
             asked = json.loads(path.read_text(encoding="utf-8"))["questions"]
             every += [q["q"] for q in asked]
             n_cards = first_cards = cards = first = suggested = typos = typos_first = 0
-            for q, (top, shown, suggestion, _) in zip(asked, offline([q["q"] for q in asked])):
+            quick = [0, 0, 0]  # the server's answers to a frame, the copy's the same, the answers the copy has not
+            for q, (top, shown, suggestion, _, *answer) in zip(asked, offline([q["q"] for q in asked])):
                 online = engine.search(q["q"], per_page=1)
                 same = top == [h.number for h in online.hits[:1]]
                 first += same
@@ -87,16 +92,23 @@ def main() -> None:
                     n_cards += 1
                     first_cards += same
                     cards += shown == [m.face.display_name for m in online.cards]
+                a = engine.search(q["q"]).answer  # a page's ten results: the answer looks at the first three
+                frame = (a.number, a.asks, a.sentence) if a is not None and not a.entry else None
+                quick[0] += frame is not None
+                quick[1] += (answer[0] if answer else None) == (list(frame) if frame else None)  # none before
+                quick[2] += a is not None and bool(a.entry)
             print(f"{name}: {n_cards} domande con una carta; stessa prima risposta {first_cards}, stesse carte {cards}")
             print(f"{name}: {len(asked)} domande; stessa prima risposta {first}, stesso «Forse cercavi» {suggested}; "
                   f"{typos} con una parola corretta o completata dal sito, stessa prima risposta {typos_first}")
+            print(f"{name}: risposta rapida alla cornice sul sito {quick[0]}; stessa risposta rapida (o nessuna) "
+                  f"{quick[1]} su {len(asked)}; risposte dall'indice analitico (non nella copia) {quick[2]}")
         syntax(engine, offline, syntax_queries(every))
 
 
 def syntax(engine, offline, queries: list[tuple[str, str]]) -> None:
     """The queries in the search's syntax, form by form: the same first answer, the same notes."""
     by_form: dict[str, list[int]] = {}
-    for (form, q), (top, _, _, notes) in zip(queries, offline([q for _, q in queries])):
+    for (form, q), (top, _, _, notes, *_) in zip(queries, offline([q for _, q in queries])):
         online = engine.search(q, per_page=1)
         counts = by_form.setdefault(form, [0, 0, 0])
         counts[0] += 1

@@ -116,19 +116,22 @@ def quick_answer(hit, n_units: int, named: dict[str, float]) -> QuickAnswer | No
 
 
 # A rule's sentences: a full stop (or a semicolon) and a space before a capital, a quote or a bracket.
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-ZÀ-ÖØ-Þ«“\"(])")
+# (The offline copy splits with the same pattern: judge/search/offline_index.py ships it.)
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-ZÀ-ÖØ-Þ«“\"(])")
 SENTENCE_CHARS = 320
+# A frame's rule answers when it is among the first results.
+FRAME_WITHIN = 3
 
 
 def answering_sentence(text: str, lang: str, stems: set[str]) -> tuple[str, str]:
     """The sentence of ``text`` sharing the most terms with ``stems`` (the first of the best), as
     text and as HTML with the shared words marked."""
-    sentences = [x for x in _SENTENCE_END.split(" ".join(text.split())) if x.strip()] or [text]
+    sentences = [x for x in SENTENCE_END.split(" ".join(text.split())) if x.strip()] or [text]
     best = max(sentences, key=lambda x: len(term_set(x, lang) & stems))
     return make_snippet(best, lang, stems, SENTENCE_CHARS)
 
 
-def frame_answer(hits, frames, stems: dict[str, set[str]], within: int = 3) -> QuickAnswer | None:
+def frame_answer(hits, frames, stems: dict[str, set[str]], within: int = FRAME_WITHIN) -> QuickAnswer | None:
     """The answer to a question's frame (judge/search/frames.py: ``frames``, the rows it matched, each
     with ``rules`` and what it ``asks``): among the first ``within`` hits, the best ranked that is the
     first rule of a row, else of any rule of a row; with its answering sentence."""

@@ -18,8 +18,10 @@ online, and so do the questions naming a card (all 43 of questions_blind.json an
 (judge/search/offline_spelling.py, static/js/ortografia.js), with the same «Forse cercavi». The query's
 syntax is read as the server reads it (static/js/sintassi.js); a phrase in quotes is scored in the rules'
 texts, which the offline copy keeps anyway (static/js/frasi.js: this index only adds BM25's constants and
-Whoosh's kept lengths). What it leaves out (the quick answer, rule numbers inside a longer query) the
-offline page says. The cards are about
+Whoosh's kept lengths). A full question whose frame is read gets the server's quick answer to its frame
+(judge/search/answers.py ``frame_answer``, static/js/risposta-offline.js: the rule and its answering sentence,
+from the rules' texts the copy keeps). What it leaves out (the quick answer from an analytic index entry,
+rule numbers inside a longer query) the offline page says. The cards are about
 40% of the file: 375 KB of its 925 KB with brotli (the index was 519 KB without them), the speller's words
 30 KB (docs/telefono-e-offline.md).
 
@@ -45,6 +47,11 @@ Format (JSON):
   a phrase a list of [folded word, Italian stem or null]; ``domande``: the questions the search
   learned from (judge/search/learned.py), each [its Italian stems, its rules] for a situation, [its
   Italian stems, its rules, its likeness factor] for the other kinds;
+- ``risposta``: what the quick answer to a frame needs: ``cornici``, each frame's name (in the order
+  of ``cornici`` above), ``chiede``, what each name asks (frames.py ASKS), ``fine_frase``, the pattern
+  that splits a rule's text into sentences, ``caratteri``, the answering sentence's length, ``entro``,
+  among how many first results the frame's rule must be (answers.py), ``forza_costituzione``, the
+  [language, stem] pairs a unit of power/toughness notation also asks for (query.py PT_WORDS);
 - ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
 - ``ortografia``: the speller's words, ranked, and what the «known word» test needs
   (judge/search/offline_spelling.py);
@@ -63,9 +70,10 @@ from whoosh.util.numeric import byte_to_length
 
 from judge.corpus import Corpus
 from judge.search import question
-from judge.search.analysis import ALL_STOPS, terms, words
+from judge.search.analysis import ALL_STOPS, stem, terms, words
+from judge.search.answers import FRAME_WITHIN, SENTENCE_CHARS, SENTENCE_END
 from judge.search.arrays import B, K1
-from judge.search.frames import NEXT_RULE, load_frames
+from judge.search.frames import ASKS, NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, SITUATION, WORD_NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
@@ -163,11 +171,22 @@ def _questions(engine: Engine) -> dict:
     def phrase(p):  # [word, its Italian stem or None]
         return [[w, k[1:] if k else None] for w, k in p]
 
-    frames = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
-              for f in load_frames()]
+    frames = load_frames()
+    rows = [[[phrase(p) for p in f.phrases], [[phrase(p) for p in g] for g in f.subject], list(f.rules)]
+            for f in frames]
     asked = [[sorted(question_stems(a.text)), list(a.rules), *([a.likeness] if a.kind != SITUATION else [])]
              for a in engine.memory.asked]
-    return {"cornici": frames, "domande": asked}
+    return {"cornici": rows, "domande": asked, "risposta": _answer_data(frames)}
+
+
+def _answer_data(frames) -> dict:
+    """What the quick answer to a question's frame needs (judge/search/answers.py ``frame_answer``): each
+    frame's name, in the order of ``cornici``, and what each name asks, once; the pattern a rule's text is
+    split into sentences with, the answering sentence's length, among how many first results the frame's
+    rule must be; and the stems a unit of power/toughness notation also asks for (query.py PT_WORDS)."""
+    return {"cornici": [f.name for f in frames], "chiede": ASKS, "fine_frase": SENTENCE_END.pattern,
+            "caratteri": SENTENCE_CHARS, "entro": FRAME_WITHIN,
+            "forza_costituzione": [[lang, s] for lang, ws in PT_WORDS.items() for w in ws if (s := stem(w, lang))]}
 
 
 def _phrase_weights() -> dict:

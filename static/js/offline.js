@@ -287,6 +287,18 @@
       page > 1 && page < last ? " " : null, page < last ? link(page + 1, "next", "Successivi →") : null]);
   }
 
+  /* The quick answer to a question's frame (static/js/risposta-offline.js), as cerca.html shows it: the rule,
+     what the question asks, the sentence that answers with the question's words marked (text nodes and
+     <mark> elements: nothing of the rules' text or the query becomes markup) and its text's label. */
+  function quickAnswer(data, a, byNumber) {
+    var t = byNumber.get(a.number)[a.lang];
+    return el("section", { class: "risposta-rapida", "aria-labelledby": "risposta-rapida-h" }, [
+      el("h2", { id: "risposta-rapida-h" }, ["Risposta rapida: ", el("a", { href: ruleUrl(a.number), text: a.number })]),
+      a.asks ? el("p", { class: "cornice", text: "La domanda chiede: " + a.asks + " La regola che risponde:" }) : null,
+      el("p", { class: "frase-risposta" }, [el("span", { lang: a.lang }, a.parts.map(function (x) { return x[1] ? el("mark", { text: x[0] }) : x[0]; })),
+        " ", el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale"), text: data.etichette[t[2]] })])]);
+  }
+
   function renderSearch(data, ix, query, params) {
     var out = document.getElementById("risultati-offline");
     var box = document.getElementById("q");
@@ -318,6 +330,7 @@
       })));
     }
     var page = Math.min(opts.pagina, Math.max(1, Math.ceil(found.length / PER_PAGE))), pageCount = Math.ceil(found.length / PER_PAGE);
+    if (answer.quick && page === 1) out.appendChild(quickAnswer(data, answer.quick, byNumber));
     out.appendChild(el("p", { class: "conteggio", role: "status", text: found.length
       ? found.length + " regole trovate (senza rete)" + (pageCount > 1 ? " · pagina " + page + " di " + pageCount : "")
       : "Nessuna regola trovata per «" + query + "» nella copia offline." }));

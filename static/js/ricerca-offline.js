@@ -11,8 +11,10 @@
    know is corrected or completed as the server does (static/js/ortografia.js), and the page suggests the
    correction. The query's syntax is the server's (static/js/sintassi.js: phrases in quotes, scored in the rules'
    texts by static/js/frasi.js; AND/OR/NOT, -word, +word), and so are the language, chapter and section filters.
-   Not here: the quick answer, rule numbers inside a longer query (offline.js says so).
-   Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js and frasi.js. */
+   A full question whose frame is read gets the server's quick answer to its frame (static/js/risposta-offline.js).
+   Not here: the quick answer from an analytic index entry, rule numbers inside a longer query (offline.js says so).
+   Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js, frasi.js
+   and risposta-offline.js. */
 (function (root) {
   "use strict";
   var R = root.judgeRadici;
@@ -93,6 +95,14 @@
     return found;
   }
 
+  /* The stems a unit asks for, by language, from its terms ([language, stems joined by spaces]): query.py
+     Unit.stems, the words the quick answer marks. */
+  function stemsOf(keys) {
+    var out = { it: new Set(), en: new Set() };
+    keys.forEach(function (k) { if (k[1]) k[1].split(" ").forEach(function (x) { out[k[0]].add(x); }); });
+    return out;
+  }
+
   /* A unit's scores: the sum of its terms' (query.py _variants). */
   function unitScores(ix, keys) {
     var out = new Map();
@@ -111,7 +121,7 @@
       });
     });
     // A concept whose every term is stop words searches nothing: no unit, as the server's (query None).
-    return keys.length ? { label: label, scores: unitScores(ix, keys) } : null;
+    return keys.length ? { label: label, scores: unitScores(ix, keys), stems: stemsOf(keys) } : null;
   }
 
   /* A unit weighing ``weight`` (a frame's word weighs less): its scores scaled, as the server's boost. */
@@ -160,10 +170,11 @@
       ["it", "en"].forEach(function (lang) { var s = stem(ix, x, lang); if (s !== null) keys.push([lang, s]); });
     });
     if (!keys.length) return null;
-    var unit = { label: a[0], scores: unitScores(ix, keys) };
+    var unit = { label: a[0], scores: unitScores(ix, keys), stems: stemsOf(keys) };
     if (a.some(function (x) { return POWER_TOUGHNESS.test(x); })) {  // "2/2" is also power and toughness, weaker (query.py W_PT_MEANING)
       if (!ix.memo.has("pt")) ix.memo.set("pt", decode(ix, ix.forza_costituzione));
       ix.memo.get("pt").forEach(function (s, doc) { unit.scores.set(doc, (unit.scores.get(doc) || 0) + s); });
+      if (ix.risposta) ix.risposta.forza_costituzione.forEach(function (k) { unit.stems[k[0]].add(k[1]); });
     }
     return weighed(unit, weight);
   }
@@ -179,10 +190,11 @@
   /* query.py Engine._phrase_unit: words in quotes, strictly in the rule text (static/js/frasi.js), in both
      languages, and strictly every term of the glossary concept they are, if they are one. */
   function phraseUnit(ix, rules, ws) {
-    var scores = new Map(), any = false;
+    var scores = new Map(), any = false, stems = { it: new Set(), en: new Set() };
     function add(lang, seq) {
       if (!seq.length) return;
       any = true;
+      seq.forEach(function (x) { stems[lang].add(x); });
       root.judgeFrasi.strict(ix, rules, lang, seq).forEach(function (s, doc) { scores.set(doc, (scores.get(doc) || 0) + s); });
     }
     ["it", "en"].forEach(function (lang) {
@@ -199,7 +211,7 @@
         });
       });
     });
-    return any ? { label: '"' + ws.join(" ") + '"', scores: scores, weight: 1 } : null;
+    return any ? { label: '"' + ws.join(" ") + '"', scores: scores, weight: 1, stems: stems } : null;
   }
 
   /* Every document: a rule's text in a language (in the rules' data; without it, every rule in both). */
@@ -259,17 +271,19 @@
     return null;
   }
 
-  /* frames.py read: the rules the question's frames bring (rule -> weight) and the frame's own words. */
+  /* frames.py read: the frames the question matches, in file order (each {rules, asks}: what it asks, from
+     the index's ``risposta``), the rules they bring (rule -> weight) and the frame's own words. */
   function readQuestion(ix, ws, ss) {
-    var out = { rules: new Map(), frameWords: new Set() };
+    var out = { frames: [], rules: new Map(), frameWords: new Set() };
     if (ws.length < 2) return out;
-    ix.cornici.forEach(function (f) {
+    ix.cornici.forEach(function (f, row) {
       var said = null;
       f[0].some(function (p) { said = findPhrase(p, ws, ss); return said !== null; });
       if (!said) return;
       if (said.length > 1) said.forEach(function (i) { out.frameWords.add(ws[i]); });
       if (!f[1].every(function (g) { return g.some(function (p) { return findPhrase(p, ws, ss) !== null; }); })) return;
       said.forEach(function (i) { out.frameWords.add(ws[i]); });
+      out.frames.push({ rules: f[2], asks: ix.risposta ? ix.risposta.chiede[ix.risposta.cornici[row]] || "" : "" });
       var w = 1;
       f[2].forEach(function (n) { out.rules.set(n, Math.max(out.rules.get(n) || 0, w)); w *= ix.pesi.regola_seguente; });
     });
@@ -476,7 +490,7 @@
       return a && O.correct(ix, x)[0] === a[0] ? a[0] : x;
     });
     var changed = suggested.some(function (x, i) { return x !== typedWords[i]; });
-    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null, notes: notes };
+    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null, notes: notes, quick: null };
     var admitted = found.admitted, us = found.positives, allowed = allowedBy(ix, opts);
     if (allowed) admitted.forEach(function (s, doc) { if (!allowed(doc)) admitted.delete(doc); });
     if (!admitted.size && !cards.rules.size) return out;
@@ -501,17 +515,25 @@
     var top = 0;
     best.forEach(function (s) { top = Math.max(top, s); });
     // query.py _with_candidates: the question's rules added as a share of the words' best score (where a
-    // filter allows one of their documents). frames.py is_full_question: seven words, or five with a «?».
-    var full = typedWords.length >= 7 || (typedWords.length >= 5 && q.indexOf("?") !== -1);
-    var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards, full);
+    // filter allows one of their documents).
+    var added = candidates(ix, reading, typedWords.map(function (x) { return stem(ix, x, "it"); }), cards, isFull(typedWords, q));
     var kept = allowed ? new Set(documents(ix, opts.regole).filter(allowed).map(function (doc) { return doc >> 1; })) : null;
     added.forEach(function (a, pos) { if (!kept || kept.has(pos)) best.set(pos, (best.get(pos) || 0) + a * (top || 1)); });
     out.rules = Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
       .map(function (e) { return ix.regole[e[0]]; });
     // Weak answers to a corrected query: the server suggests the words as corrected (or as typed).
     if (out.rules.length && out.suggestion === null && top < 0.5 && corrections.size) out.suggestion = suggested.join(" ");
+    // answers.py answer_for: a full question (without the cards' names) whose frame is read gets the rule that
+    // answers its frame, with the sentence about its subject (its words but the frame's), from the rules' texts.
+    if (root.judgeRispostaOffline && isFull(all, cards.text)) {
+      out.quick = root.judgeRispostaOffline.answerFor(ix, out.rules, reading, us, opts,
+        { terms: function (x, lang) { return terms(ix, x, lang); }, stem: stemOf });
+    }
     return out;
   }
+
+  /* frames.py is_full_question: seven words, or five with a «?» (``ws``: the text's words). */
+  function isFull(ws, text) { return ws.length >= 7 || (ws.length >= 5 && text.indexOf("?") !== -1); }
 
   function search(ix, query, options) { return answer(ix, query, options).rules; }
 

@@ -17,6 +17,7 @@ from judge import build_cache
 from judge.corpus import italian_date
 from judge.search import question
 from judge.search.analysis import terms
+from judge.search.answers import FRAME_WITHIN, SENTENCE_CHARS, SENTENCE_END
 from judge.search.frames import load_frames
 from judge.search.learned import (CARD_QUESTION_LIKENESS, NEIGHBOURS, RULE_QUESTION_LIKENESS, WORD_NEIGHBOURS,
                                   read_card_questions, read_questions, read_rule_questions)
@@ -182,11 +183,15 @@ def test_glossary_data_holds_what_its_search_compares(client, corpus, files):
     assert data["gergo"]["en"]["sba"][0][0] == "SBA"
 
 
+def _search_index(client, files) -> dict:
+    url = next(f for f in files["file"] if f.startswith("/offline/ricerca-"))
+    return json.loads(gzip.decompress(client.get(url, headers={"Accept-Encoding": "gzip"}).get_data()))
+
+
 def test_search_index_reads_questions_as_the_server_does(client, files):
     """The frames, the questions learned from (the tuning half, the rules' and the cards' questions) and the
     server's weights."""
-    url = next(f for f in files["file"] if f.startswith("/offline/ricerca-"))
-    ix = json.loads(gzip.decompress(client.get(url, headers={"Accept-Encoding": "gzip"}).get_data()))
+    ix = _search_index(client, files)
     frames = load_frames()
     assert len(ix["cornici"]) == len(frames)
     phrases, subject, rules = ix["cornici"][frames.index(next(f for f in frames if "506.4" in f.rules))]
@@ -205,6 +210,23 @@ def test_search_index_reads_questions_as_the_server_does(client, files):
     assert ix["pesi"]["parola_cornice"] == question.W_FRAME_WORD
     # The coverage's rarity of a unit (query.py _rarity): its exponent and the documents it counts among.
     assert ix["pesi"]["rarita"] == COVERAGE_IDF and len(ix["regole"]) < ix["pesi"]["documenti"] <= 2 * len(ix["regole"])
+
+
+def test_search_index_frames_say_what_they_ask(client, files):
+    """The quick answer to a frame offline (static/js/risposta-offline.js): each frame's name beside its row,
+    what each name asks once (frames.py Frame.asks), and the server's sentence pattern and lengths (answers.py);
+    the frames' rows as before."""
+    ix = _search_index(client, files)
+    frames, answer = load_frames(), ix["risposta"]
+    assert len(answer["cornici"]) == len(ix["cornici"]) == len(frames)
+    assert all(len(row) == 3 for row in ix["cornici"])
+    assert [answer["chiede"].get(name, "") for name in answer["cornici"]] == [f.asks for f in frames]
+    row = answer["cornici"][frames.index(next(f for f in frames if f.rules[:1] == ("603.3a",)))]
+    assert answer["chiede"][row] == "chi controlla, chi possiede?"
+    assert answer["fine_frase"] == SENTENCE_END.pattern
+    assert (answer["caratteri"], answer["entro"]) == (SENTENCE_CHARS, FRAME_WITHIN)
+    assert ["it", terms("forza", "it")[0]] in answer["forza_costituzione"]
+    assert ["en", terms("toughness", "en")[0]] in answer["forza_costituzione"]
 
 
 def test_a_change_to_the_searchs_data_tables_is_a_new_copy(corpus, tmp_path, monkeypatch):
