@@ -22,8 +22,7 @@ Whoosh's kept lengths). A full question whose frame is read gets the server's qu
 (judge/search/answers.py ``frame_answer``, static/js/risposta-offline.js: the rule and its answering sentence,
 from the rules' texts the copy keeps). What it leaves out (the quick answer from an analytic index entry,
 rule numbers inside a longer query) the offline page says. The cards are about
-40% of the file: 375 KB of its 925 KB with brotli (the index was 519 KB without them), the speller's words
-30 KB (docs/telefono-e-offline.md).
+40% of the file, the speller's words 30 KB with brotli (sizes, and how they grew: docs/telefono-e-offline.md).
 
 Format (JSON):
 
