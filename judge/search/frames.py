@@ -75,7 +75,13 @@ def _stem_key(word: str) -> str | None:
 
 
 def _phrase(text: str) -> Phrase:
-    return tuple((w, _stem_key(w)) for w in words(text))
+    """A phrase's tokens; a word written ``=word`` matches only as written, not by its stem («=finisce»:
+    «fino» has its stem, fin)."""
+    out: list[Token] = []
+    for part in text.split():
+        exact = part.startswith("=")
+        out += [(w, None if exact else _stem_key(w)) for w in words(part.lstrip("="))]
+    return tuple(out)
 
 
 def _alternatives(text: str) -> tuple[Phrase, ...]:

@@ -64,6 +64,9 @@ def test_an_effect_lasting_until_end_of_turn_is_not_a_question_of_when(engine):
     assert reading.rules["400.3"] == 1.0
     assert "400.3" in ranked(engine, q, 5)
     assert read("fino a fine turno la creatura ha +2/+2 e poi?").frames == []
+    # «=finisce» in the table: the word as written still says «quando».
+    assert [f.name for f in read("il danno segnato finisce alla fine del turno o resta?").frames] == ["quando"]
+    assert parse_frames("cornice\tfrasi\targomento\tregole\nquando\t=finisce\t\t514.2\n")[0].phrases == ((("finisce", None),),)
 
 
 def test_the_frames_words_are_told_apart_from_the_subject():
