@@ -24,6 +24,7 @@ from pathlib import Path
 
 from judge.corpus import load_corpus
 from judge.search.engines import get_engine
+from judge.search.learned import get_memory
 from judge.search.offline_index import build
 from judge.web.offline_data import edition_data
 
@@ -58,6 +59,7 @@ def main() -> None:
     corpus = load_corpus()
     with tempfile.TemporaryDirectory() as tmp:
         engine = get_engine(Path(tmp) / "istanza", corpus)
+        engine.memory = get_memory(corpus, by_meaning=False)  # as the copy reads it (judge/search/meaning.py)
         files = {name: Path(tmp) / name for name in ("indice.json", "dati.json", "domande.json", "run.js")}
         files["indice.json"].write_text(json.dumps(build(corpus, engine), ensure_ascii=False), encoding="utf-8")
         files["dati.json"].write_text(json.dumps(edition_data(corpus, corpus.content_hash), ensure_ascii=False),

@@ -18,6 +18,8 @@ the engine adds to the rules its words find (question.py, query.py). It is read 
 - a few words meet the situations only, as before the rules' questions joined: each rule weighs the
   likeness of the nearest of ``WORD_NEIGHBOURS`` that names it. A few words are not a question: on the
   tuning halves the rules' questions cost short queries, keywords and variants what they gave questions.
+A full question is compared by meaning too, when the process can run the sentence model (meaning.py):
+a learned question close in meaning adds to its likeness in words (``Meant``, ``W_MEANING``).
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from judge.search import meaning
 from judge.search.analysis import stem, words
+from judge.search.meaning import Encoder
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
 RULE_QUESTIONS_FILE = Path(__file__).with_name("domande_regole.tsv")
@@ -42,6 +47,10 @@ NEIGHBOURS = 8  # a full question: near questions whose rules count
 RULE_QUESTION_LIKENESS = 0.7
 CARD_QUESTION_LIKENESS = 1.0  # a card named in both is as telling as a situation
 WORD_NEIGHBOURS = 5  # a few words (the memory's reading before the rules' questions)
+# A full question's meaning (meaning.py), chosen on the tuning halves (docs/ricerca.md, 29 November 2026,
+# fifth session): e5's cosines between questions sit mostly above 0.75; only what is above the floor counts.
+MEANING_FLOOR = 0.8
+W_MEANING = 0.5
 
 
 def stems(text: str) -> set[str]:
@@ -114,13 +123,13 @@ class Likeness:
         self.least = MIN_SIMILARITY * self.norm  # the dot product a question needs to be near enough
         self.likeness = np.array([a.likeness for a in asked])
 
-    def nearest(self, text: str, k: int) -> list[tuple[float, Asked]]:
-        """The ``k`` questions most like ``text`` (cosine at least ``MIN_SIMILARITY``, times the question's
-        ``likeness``), likest first, then in file order."""
+    def similar(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The questions like ``text`` (cosine at least ``MIN_SIMILARITY``), as their positions and their
+        cosines times the question's ``likeness``."""
         asked = stems(text)
         known = sorted(t for t in asked if t in self.idf)
         if not known:
-            return []
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
         unknown = math.log(1 + len(self.asked))
         qnorm = math.sqrt(sum(self.idf.get(t, unknown) ** 2 for t in asked)) or 1.0
         if len(known) == 1:
@@ -133,30 +142,66 @@ class Likeness:
             acc = acc[index]
         sims = acc / (self.norm[index] * qnorm)
         met = sims >= MIN_SIMILARITY
-        index, sims = index[met], sims[met] * self.likeness[index[met]]
+        return index[met], sims[met] * self.likeness[index[met]]
+
+    def top(self, index: np.ndarray, sims: np.ndarray, k: int) -> list[tuple[float, Asked]]:
+        """The ``k`` likeliest, likest first, then in file order."""
         if len(sims) > k:  # only the k likeliest (ties with the k-th kept) need sorting
             kept = sims >= np.partition(sims, len(sims) - k)[len(sims) - k]
             index, sims = index[kept], sims[kept]
         order = np.lexsort((index, -sims))[:k]
         return [(float(sims[i]), self.asked[index[i]]) for i in order]
 
+    def nearest(self, text: str, k: int) -> list[tuple[float, Asked]]:
+        """The ``k`` questions most like ``text`` (cosine at least ``MIN_SIMILARITY``, times the question's
+        ``likeness``), likest first, then in file order."""
+        return self.top(*self.similar(text), k)
+
+
+class Meant:
+    """The learned questions' vectors (meaning.py), row by row as the memory holds them, and the encoder
+    of a new question. A question close in meaning adds ``W_MEANING`` of its closeness (the cosine above
+    ``MEANING_FLOOR``, stretched to 0–1, times its likeness) to its likeness in words."""
+
+    def __init__(self, asked: list[Asked], vectors: dict[str, np.ndarray], encoder: Callable[[], Encoder | None]):
+        dim = len(next(iter(vectors.values())))
+        self.matrix = np.stack([vectors.get(a.text, np.zeros(dim, np.float32)) for a in asked])
+        self.encoder = encoder  # called at the first full question: the model loads then, not at start-up
+
+    def closeness(self, text: str, likeness: np.ndarray) -> np.ndarray | None:
+        """Each learned question's closeness in meaning to ``text`` (None: no model in this process)."""
+        encoder = self.encoder()
+        if encoder is None:
+            return None
+        cos = self.matrix @ encoder.vector(text)
+        return np.clip((cos - MEANING_FLOOR) / (1 - MEANING_FLOOR), 0, None) * likeness * W_MEANING
+
 
 class Memory:
-    """Questions asked before, each with its rules, read as a full question or as a few words."""
+    """Questions asked before, each with its rules, read as a full question or as a few words; a full
+    question also by meaning, when ``vectors`` and an ``encoder`` are given (meaning.py)."""
 
-    def __init__(self, asked: list[Asked], corpus=None):
+    def __init__(self, asked: list[Asked], corpus=None, vectors: dict[str, np.ndarray] | None = None,
+                 encoder: Callable[[], Encoder | None] | None = None):
         self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
         self.questions = Likeness(self.asked)
         self.situations = Likeness([a for a in self.asked if a.kind == SITUATION])
+        self.meant = Meant(self.asked, vectors or {}, encoder) if vectors and encoder is not None else None
 
     def __len__(self) -> int:
         return len(self.asked)
 
     def nearest(self, text: str, full: bool = True) -> list[tuple[float, Asked]]:
         """The questions most like ``text``, as a full question reads them or as a few words do."""
-        if full:
-            return self.questions.nearest(text, NEIGHBOURS)
-        return self.situations.nearest(text, WORD_NEIGHBOURS)
+        if not full:
+            return self.situations.nearest(text, WORD_NEIGHBOURS)
+        index, sims = self.questions.similar(text)
+        close = self.meant.closeness(text, self.questions.likeness) if self.meant else None
+        if close is None:
+            return self.questions.top(index, sims, NEIGHBOURS)
+        close[index] += sims
+        index = np.flatnonzero(close > 0)
+        return self.questions.top(index, close[index], NEIGHBOURS)
 
     def rules_for(self, text: str, full: bool = True) -> dict[str, float]:
         """Rule -> weight (0–1): for a full question the likenesses of the near questions that name the rule,
@@ -169,13 +214,16 @@ class Memory:
 
 
 @lru_cache(maxsize=4)
-def _memory(path: str, rule_path: str, card_path: str, corpus) -> Memory:
-    return Memory(read_questions(Path(path)) + read_rule_questions(Path(rule_path))
-                  + read_card_questions(Path(card_path)), corpus)
+def _memory(path: str, rule_path: str, card_path: str, corpus, by_meaning: bool) -> Memory:
+    asked = read_questions(Path(path)) + read_rule_questions(Path(rule_path)) + read_card_questions(Path(card_path))
+    if not by_meaning:
+        return Memory(asked, corpus)
+    return Memory(asked, corpus, meaning.read_vectors(), meaning.encoder)
 
 
 def get_memory(corpus=None, path: Path | None = None, rule_path: Path | None = None,
-               card_path: Path | None = None) -> Memory:
-    """The memory (the tuning half, the rules' and the cards' questions), built once per corpus."""
+               card_path: Path | None = None, by_meaning: bool = True) -> Memory:
+    """The memory (the tuning half, the rules' and the cards' questions), built once per corpus; read by
+    meaning too unless ``by_meaning`` is false (what the offline copy can do: words only)."""
     return _memory(str(path or QUESTIONS_FILE), str(rule_path or RULE_QUESTIONS_FILE),
-                   str(card_path or CARD_QUESTIONS_FILE), corpus)
+                   str(card_path or CARD_QUESTIONS_FILE), corpus, by_meaning)

@@ -33,6 +33,7 @@ from typing import Any, Callable
 from flask import Blueprint, current_app, jsonify, request
 
 from judge.corpus import load_corpus
+from judge.search import meaning
 
 bp = Blueprint("health", __name__)
 
@@ -208,6 +209,10 @@ def salute():
         problems.append(f"archivio: {store.get('errore') or 'non disponibile'}")
     if copy.get("errore"):
         problems.append(f"copia offline: {copy['errore']}")
+    reading = meaning.status()
+    search["significato"] = reading.as_json()
+    if reading.broken:
+        problems.append(f"ricerca per significato: {reading.reason}")
 
     state = "guasto" if search["risponde"] is False else "degradato" if problems else "ok"
     body: dict[str, Any] = {

