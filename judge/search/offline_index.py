@@ -70,7 +70,7 @@ from whoosh.util.numeric import byte_to_length
 from judge.corpus import Corpus
 from judge.search import question
 from judge.search.analysis import ALL_STOPS, stem, terms, words
-from judge.search.answers import FRAME_WITHIN, SENTENCE_CHARS, SENTENCE_END
+from judge.search.answers import ANSWER_CHARS, FRAME_WITHIN, MAX_TOP_RULES, SENTENCE_CHARS, SENTENCE_END
 from judge.search.arrays import B, K1
 from judge.search.frames import ASKS, NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
@@ -80,9 +80,10 @@ from judge.search.offline_spelling import build_spelling
 from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
                                 Engine, _field_query)
 from judge.search.scoring import O, T
+from judge.search.snippets import SNIPPET_CHARS
 from judge.search.syntax import MAX_WORDS
 
-FORMAT = 4
+FORMAT = 5
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
 # made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
 STEPS, OFFSET = 100, 7.0
@@ -155,6 +156,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "nomi": {name: sorted(int(doc_id[d]) for d in docs) for name, docs in layout.named.items()},
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
+        "voci": _entries(corpus, position),
         "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
         "ortografia": build_spelling(engine, index),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
@@ -185,7 +187,25 @@ def _answer_data(frames) -> dict:
     rule must be; and the stems a unit of power/toughness notation also asks for (query.py PT_WORDS)."""
     return {"cornici": [f.name for f in frames], "chiede": ASKS, "fine_frase": SENTENCE_END.pattern,
             "caratteri": SENTENCE_CHARS, "entro": FRAME_WITHIN,
-            "forza_costituzione": [[lang, s] for lang, ws in PT_WORDS.items() for w in ws if (s := stem(w, lang))]}
+            "forza_costituzione": [[lang, s] for lang, ws in PT_WORDS.items() for w in ws if (s := stem(w, lang))],
+            "caratteri_testo": ANSWER_CHARS, "caratteri_voce": SNIPPET_CHARS, "rubriche_massime": MAX_TOP_RULES}
+
+
+def _entries(corpus: Corpus, position: dict[str, int]) -> dict[str, str]:
+    """The analytic indexes' entries, for the quick answer that comes from one (answers.py best_entry,
+    quick_answer): per language a line per entry in the file's order (the order best_entry meets a rule's
+    entries in, which decides its ties), «headword TAB topic TAB rule positions» (base 36), the headword left
+    empty where it is the line before's; the browser stems them as the server does."""
+    out: dict[str, str] = {}
+    for lang, index in corpus.analytic_indexes.items():
+        lines, before = [], None
+        for e in index.entries:
+            rules = " ".join(_b36(position[n]) for n in e.rules if n in position)
+            if rules:
+                lines.append(f"{'' if e.heading == before else e.heading}\t{e.topic}\t{rules}")
+                before = e.heading
+        out[lang] = "\n".join(lines)
+    return out
 
 
 def _phrase_weights() -> dict:

@@ -287,16 +287,22 @@
       page > 1 && page < last ? " " : null, page < last ? link(page + 1, "next", "Successivi →") : null]);
   }
 
-  /* The quick answer to a question's frame (static/js/risposta-offline.js), as cerca.html shows it: the rule,
-     what the question asks, the sentence that answers with the question's words marked (text nodes and
-     <mark> elements: nothing of the rules' text or the query becomes markup) and its text's label. */
+  /* Text and <mark> elements from parts ([text, marked]): nothing of the rules' text, the entries or the query
+     becomes markup. */
+  function marked(parts) { return parts.map(function (x) { return x[1] ? el("mark", { text: x[0] }) : x[0]; }); }
+
+  /* The quick answer (static/js/risposta-offline.js), as cerca.html shows it: the rule; what the question asks
+     (an answer to its frame) or the analytic index entry (an answer from the index, with the query's words
+     marked); the sentence that answers (a full question) or the rule's text, and its text's label. */
   function quickAnswer(data, a, byNumber) {
-    var t = byNumber.get(a.number)[a.lang];
+    var t = byNumber.get(a.number)[a.lang], label = el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale"), text: data.etichette[t[2]] });
     return el("section", { class: "risposta-rapida", "aria-labelledby": "risposta-rapida-h" }, [
       el("h2", { id: "risposta-rapida-h" }, ["Risposta rapida: ", el("a", { href: ruleUrl(a.number), text: a.number })]),
       a.asks ? el("p", { class: "cornice", text: "La domanda chiede: " + a.asks + " La regola che risponde:" }) : null,
-      el("p", { class: "frase-risposta" }, [el("span", { lang: a.lang }, a.parts.map(function (x) { return x[1] ? el("mark", { text: x[0] }) : x[0]; })),
-        " ", el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale"), text: data.etichette[t[2]] })])]);
+      a.entry ? el("p", { class: "voce-indice", title: "L'indice analitico è del progetto judge: rimanda alla regola, che fa fede" },
+        ["Dall'indice analitico" + (a.entryLang === "en" ? " inglese" : "") + " — ", el("span", { lang: a.entryLang }, marked(a.entryParts))]) : null,
+      a.sentence ? el("p", { class: "frase-risposta" }, [el("span", { lang: a.lang }, marked(a.parts)), " ", label])
+        : el("p", {}, [el("span", { lang: a.lang, text: a.text }), " ", label])]);
   }
 
   function renderSearch(data, ix, query, params) {

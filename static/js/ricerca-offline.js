@@ -11,8 +11,8 @@
    know is corrected or completed as the server does (static/js/ortografia.js), and the page suggests the
    correction. The query's syntax is the server's (static/js/sintassi.js: phrases in quotes, scored in the rules'
    texts by static/js/frasi.js; AND/OR/NOT, -word, +word), and so are the language, chapter and section filters.
-   A full question whose frame is read gets the server's quick answer to its frame (static/js/risposta-offline.js).
-   Not here: the quick answer from an analytic index entry, rule numbers inside a longer query (offline.js says so).
+   The quick answer is the server's (static/js/risposta-offline.js): to a full question's frame, or from the first
+   result's analytic index entry. Not here: rule numbers inside a longer query (offline.js says so).
    Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js, frasi.js
    and risposta-offline.js. */
 (function (root) {
@@ -497,7 +497,7 @@
     var shares = us.map(function (u) { return u.weight * rarity(ix, u); });
     var total = shares.reduce(function (a, x) { return a + x; }, 0) || 1;
     var named = ix.nomi[typedWords.join(" ")] || null, namedSet = new Set(named || []);
-    var boost = named ? new Map() : headwordRules(ix, us);
+    var headwords = headwordRules(ix, us), boost = named ? new Map() : headwords;
     var best = new Map();
     admitted.forEach(function (s, doc) {
       if (us.length > 1) {
@@ -524,10 +524,14 @@
     // Weak answers to a corrected query: the server suggests the words as corrected (or as typed).
     if (out.rules.length && out.suggestion === null && top < 0.5 && corrections.size) out.suggestion = suggested.join(" ");
     // answers.py answer_for: a full question (without the cards' names) whose frame is read gets the rule that
-    // answers its frame, with the sentence about its subject (its words but the frame's), from the rules' texts.
-    if (root.judgeRispostaOffline && isFull(all, cards.text)) {
+    // answers its frame, with the sentence about its subject (its words but the frame's); otherwise the first
+    // result's analytic index entry that holds the whole query, from the rules' texts and the index's entries.
+    if (root.judgeRispostaOffline) {
+      var typed = { it: new Set(), en: new Set() };
+      typedWords.forEach(function (x) { ["it", "en"].forEach(function (lang) { var t = stem(ix, x, lang); if (t !== null) typed[lang].add(t); }); });
       out.quick = root.judgeRispostaOffline.answerFor(ix, out.rules, reading, us, opts,
-        { terms: function (x, lang) { return terms(ix, x, lang); }, stem: stemOf });
+        { terms: function (x, lang) { return terms(ix, x, lang); }, stem: stemOf },
+        { full: isFull(all, cards.text), typed: typed, headwords: headwords });
     }
     return out;
   }
