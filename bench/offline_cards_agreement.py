@@ -35,8 +35,9 @@ SETS = ("tests/search/questions_blind.json", "tests/search/questions_blind2.json
         "judge/search/domande.json", "tests/search/questions_blind7.json", "tests/search/questions_fresh.json",
         "tests/search/questions.json", "tests/search/questions_tornei.json")
 SYNTAX_SETS = SETS[:7]  # the syntax queries are drawn from these (a fixed sample: the figures in the docs)
-# ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax.
-SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "risposta-offline.js", "ricerca-offline.js")
+# ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax; citazioni.js: before the
+# rule numbers inside a query.
+SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "citazioni.js", "risposta-offline.js", "ricerca-offline.js")
 RUN = """
 global.self = global;
 const fs = require("fs");
