@@ -61,9 +61,10 @@ Format (JSON):
 - ``ortografia``: the speller's words, ranked, and what the «known word» test needs
   (judge/search/offline_spelling.py);
 - ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py; ``corretta``: a
-  corrected word's, ``numero``: a cited rule number's), how many words are searched (syntax.py MAX_WORDS), the scores' scale and the number
-  of documents (the coverage's rarity of a unit), what a phrase's score needs (``k1``, ``b``: BM25's
-  constants, ``lunghezze``: the 256 lengths Whoosh keeps a field's length as), ``parole_vuote``: the stop words.
+  corrected word's, ``numero``: a cited rule number's), how many words are searched (syntax.py MAX_WORDS),
+  the scores' scale and the number of documents (the coverage's rarity of a unit), what a phrase's score needs
+  (``k1``, ``b``: BM25's constants, ``lunghezze``: the 256 lengths Whoosh keeps a field's length as),
+  ``parole_vuote``: the stop words.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def test_phrases_and_operators_offline_give_the_servers_answers(page, server_eng
         for query in ("travolgere 702.19b", "vedi 506.4 e 510.1", "704,5a danno"):
             assert _first(page, query) == [h.number for h in server_engine.search(query, per_page=3).hits], query
         expect(page.locator("#risultati-offline .avviso")).to_have_count(0)
-        expect(page.locator(".avviso-offline")).to_contain_text("gli stessi numeri di regola dentro una ricerca")
+        expect(page.locator(".avviso-offline")).to_contain_text("anche con numeri di regola dentro la ricerca")
         # A query that is only a rule reference, with its keyword, opens the rule (as the site redirects).
         page.goto("/cerca?q=" + quote("regola 704.5a"))
         page.wait_for_url("**/regole/704.5a")
