@@ -4,10 +4,10 @@ over it, and the server's engine on the same corpus. For each question set: its 
 (a ``card`` field: the same first answer, the same cards shown), and all its questions (the same first
 answer, and the same «Forse cercavi» suggestion; those the server corrects or completes a word of counted
 apart); and queries in the search's syntax made from their words (bench/syntax_queries.py: phrases in quotes,
-AND/OR/NOT, -word, +word), form by form: the same first answer, the same notes; and the quick answer to a
-question's frame (static/js/risposta-offline.js: the same rule, what it asks and sentence where the server answers
-the frame, none where it does not or answers from an analytic index entry, which the copy lacks)
-(docs/telefono-e-offline.md).
+AND/OR/NOT, -word, +word), form by form: the same first answer, the same notes; and the quick answer
+(static/js/risposta-offline.js: to a question's frame or from an analytic index entry, the same rule, entry,
+text, what it asks and sentence, none where the server has none), counted apart where the first three results
+are the same (docs/telefono-e-offline.md).
 Needs ``node``.
 
     .venv/bin/python -m bench.offline_cards_agreement
@@ -33,9 +33,12 @@ from bench.syntax_queries import syntax_queries
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("tests/search/questions_blind.json", "tests/search/questions_blind2.json", "tests/search/questions_blind3.json",
         "tests/search/questions_blind4.json", "tests/search/questions_blind5.json", "tests/search/questions_blind6.json",
-        "judge/search/domande.json")
-# ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax.
-SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "risposta-offline.js", "ricerca-offline.js")
+        "judge/search/domande.json", "tests/search/questions_blind7.json", "tests/search/questions_fresh.json",
+        "tests/search/questions.json", "tests/search/questions_tornei.json")
+SYNTAX_SETS = SETS[:7]  # the syntax queries are drawn from these (a fixed sample: the figures in the docs)
+# ortografia.js: absent before typo correction; sintassi.js, frasi.js: before the syntax; citazioni.js: before the
+# rule numbers inside a query.
+SCRIPTS = ("radici.js", "ortografia.js", "sintassi.js", "frasi.js", "citazioni.js", "risposta-offline.js", "ricerca-offline.js")
 RUN = """
 global.self = global;
 const fs = require("fs");
@@ -46,8 +49,8 @@ const S = self.judgeRicercaOffline;
 const qs = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
 console.log(JSON.stringify(qs.map(q => {
   const a = S.answer ? S.answer(ix, q, { regole: rules }) : { rules: S.search(ix, q), suggestion: null };
-  const quick = a.quick ? [a.quick.number, a.quick.asks, a.quick.sentence] : null;
-  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion, a.notes || [], quick];
+  const k = a.quick, quick = k ? [k.number, k.entry || null, k.entryLang || null, k.text || null, k.asks || null, k.sentence || null] : null;
+  return [a.rules.slice(0, 1), S.cards(ix, q).map(c => c.name), a.suggestion, a.notes || [], quick, a.rules.slice(0, 3)];
 })));
 """
 
@@ -79,10 +82,13 @@ def main() -> None:
             if not path.exists():
                 continue
             asked = json.loads(path.read_text(encoding="utf-8"))["questions"]
-            every += [q["q"] for q in asked]
+            if name in SYNTAX_SETS:
+                every += [q["q"] for q in asked]
             n_cards = first_cards = cards = first = suggested = typos = typos_first = 0
-            quick = [0, 0, 0]  # the server's answers to a frame, the copy's the same, the answers the copy has not
-            for q, (top, shown, suggestion, _, *answer) in zip(asked, offline([q["q"] for q in asked])):
+            # The server's answers to a frame and from an entry; the copy's the same (or none where the server has
+            # none); the queries whose first three results are the same, and among them the same answers.
+            quick = [0, 0, 0, 0, 0]
+            for q, (top, shown, suggestion, _, answer, top3) in zip(asked, offline([q["q"] for q in asked])):
                 online = engine.search(q["q"], per_page=1)
                 same = top == [h.number for h in online.hits[:1]]
                 first += same
@@ -94,16 +100,21 @@ def main() -> None:
                     n_cards += 1
                     first_cards += same
                     cards += shown == [m.face.display_name for m in online.cards]
-                a = engine.search(q["q"]).answer  # a page's ten results: the answer looks at the first three
-                frame = (a.number, a.asks, a.sentence) if a is not None and not a.entry else None
-                quick[0] += frame is not None
-                quick[1] += (answer[0] if answer else None) == (list(frame) if frame else None)  # none before
-                quick[2] += a is not None and bool(a.entry)
+                page = engine.search(q["q"])  # a page's ten results: the answer looks at the first three
+                a = page.answer
+                want = [a.number, a.entry or None, a.entry_lang or None, a.text, a.asks or None, a.sentence or None] if a else None
+                quick[0] += a is not None and not a.entry
+                quick[1] += a is not None and bool(a.entry)
+                quick[2] += answer == want
+                if top3 == [h.number for h in page.hits[:3]]:
+                    quick[3] += 1
+                    quick[4] += answer == want
             print(f"{name}: {n_cards} domande con una carta; stessa prima risposta {first_cards}, stesse carte {cards}")
             print(f"{name}: {len(asked)} domande; stessa prima risposta {first}, stesso «Forse cercavi» {suggested}; "
                   f"{typos} con una parola corretta o completata dal sito, stessa prima risposta {typos_first}")
-            print(f"{name}: risposta rapida alla cornice sul sito {quick[0]}; stessa risposta rapida (o nessuna) "
-                  f"{quick[1]} su {len(asked)}; risposte dall'indice analitico (non nella copia) {quick[2]}")
+            print(f"{name}: risposte rapide sul sito {quick[0]} alla cornice, {quick[1]} dall'indice analitico; stessa "
+                  f"risposta rapida (o nessuna) {quick[2]} su {len(asked)}; stessi primi tre risultati {quick[3]}, e tra "
+                  f"questi stessa risposta rapida {quick[4]}")
         syntax(engine, offline, syntax_queries(every))
 
 

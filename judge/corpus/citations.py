@@ -156,7 +156,8 @@ def _item_at(text: str, pos: int, chapter_ok: bool, previous: Citation | None) -
         # "rules 608.3a and b", "704.5a/b": a bare letter continues the previous rule.
         prev = RuleNumber.parse(previous.numbers[-1])
         m = _LETTER.match(text, pos)
-        if m and prev.letters and m["num"] not in ("l", "o"):
+        # A rule's letters skip «l» and «o»: after one («704.5l e m», riferimenti: nessuno) no letter continues it.
+        if m and prev.letters and m["num"] not in ("l", "o") and prev.letters[-1] not in ("l", "o"):
             later = letters_index(m["num"]) > letters_index(prev.letters[-1])
             word = m["num"] in _WORD_LETTERS and not _NOTHING_FOLLOWS.match(text, m.end())
             if later and len(prev.letters) == 1 and not word:

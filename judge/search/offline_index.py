@@ -18,11 +18,12 @@ online, and so do the questions naming a card (all 43 of questions_blind.json an
 (judge/search/offline_spelling.py, static/js/ortografia.js), with the same «Forse cercavi». The query's
 syntax is read as the server reads it (static/js/sintassi.js); a phrase in quotes is scored in the rules'
 texts, which the offline copy keeps anyway (static/js/frasi.js: this index only adds BM25's constants and
-Whoosh's kept lengths). A full question whose frame is read gets the server's quick answer to its frame
-(judge/search/answers.py ``frame_answer``, static/js/risposta-offline.js: the rule and its answering sentence,
-from the rules' texts the copy keeps). What it leaves out (the quick answer from an analytic index entry,
-rule numbers inside a longer query) the offline page says. The cards are about
-40% of the file, the speller's words 30 KB with brotli (sizes, and how they grew: docs/telefono-e-offline.md).
+Whoosh's kept lengths); the rules a longer query cites by number are found as the server finds them
+(static/js/citazioni.js) and scored with the server's weight of a number. The quick answer is the server's
+(judge/search/answers.py ``answer_for``, static/js/risposta-offline.js): to a full question's frame (the rule and
+its answering sentence, from the rules' texts the copy keeps), or from the first result's analytic index entry
+(the entries travel here). The cards are about 35% of the file, the entries 9%, the speller's words 30 KB
+with brotli (sizes, and how they grew: docs/telefono-e-offline.md).
 
 Format (JSON):
 
@@ -50,14 +51,20 @@ Format (JSON):
   of ``cornici`` above), ``chiede``, what each name asks (frames.py ASKS), ``fine_frase``, the pattern
   that splits a rule's text into sentences, ``caratteri``, the answering sentence's length, ``entro``,
   among how many first results the frame's rule must be (answers.py), ``forza_costituzione``, the
-  [language, stem] pairs a unit of power/toughness notation also asks for (query.py PT_WORDS);
+  [language, stem] pairs a unit of power/toughness notation also asks for (query.py PT_WORDS); and for the answer
+  from an entry, ``caratteri_testo``, the rule's text's length (answers.py ANSWER_CHARS), ``caratteri_voce``, the
+  entry's (snippets.py SNIPPET_CHARS), ``rubriche_massime``, how many top rules a one-word query's headword may
+  have (answers.py MAX_TOP_RULES);
+- ``voci``: the analytic indexes' entries, {"it"|"en": a line per entry in the file's order, «headword TAB topic
+  TAB rule positions» (base 36), the headword left empty where it is the line before's};
 - ``carte``: the cards a question may name, their names and their rules (judge/search/offline_cards.py);
 - ``ortografia``: the speller's words, ranked, and what the «known word» test needs
   (judge/search/offline_spelling.py);
 - ``pesi``: the server's weights (query.py, layout.py, question.py, frames.py, learned.py; ``corretta``: a
-  corrected word's), how many words are searched (syntax.py MAX_WORDS), the scores' scale and the number
-  of documents (the coverage's rarity of a unit), what a phrase's score needs (``k1``, ``b``: BM25's
-  constants, ``lunghezze``: the 256 lengths Whoosh keeps a field's length as), ``parole_vuote``: the stop words.
+  corrected word's, ``numero``: a cited rule number's), how many words are searched (syntax.py MAX_WORDS),
+  the scores' scale and the number of documents (the coverage's rarity of a unit), what a phrase's score needs
+  (``k1``, ``b``: BM25's constants, ``lunghezze``: the 256 lengths Whoosh keeps a field's length as),
+  ``parole_vuote``: the stop words.
 """
 
 from __future__ import annotations
@@ -70,19 +77,20 @@ from whoosh.util.numeric import byte_to_length
 from judge.corpus import Corpus
 from judge.search import question
 from judge.search.analysis import ALL_STOPS, stem, terms, words
-from judge.search.answers import FRAME_WITHIN, SENTENCE_CHARS, SENTENCE_END
+from judge.search.answers import ANSWER_CHARS, FRAME_WITHIN, MAX_TOP_RULES, SENTENCE_CHARS, SENTENCE_END
 from judge.search.arrays import B, K1
 from judge.search.frames import ASKS, NEXT_RULE, load_frames
 from judge.search.layout import ITALIAN_BOOST
 from judge.search.learned import MIN_SIMILARITY, NEIGHBOURS, SITUATION, WORD_NEIGHBOURS, stems as question_stems
 from judge.search.offline_cards import b36 as _b36, build_cards
 from judge.search.offline_spelling import build_spelling
-from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_PT_MEANING,
-                                Engine, _field_query)
+from judge.search.query import (COVERAGE_IDF, FIELDS, PT_WORDS, W_CORRECTED, W_HEADING_ONLY, W_HEADWORD, W_NUMBER,
+                                W_PT_MEANING, Engine, _field_query)
 from judge.search.scoring import O, T
+from judge.search.snippets import SNIPPET_CHARS
 from judge.search.syntax import MAX_WORDS
 
-FORMAT = 4
+FORMAT = 5
 # Scores are stored as integers on a log scale, to a percent (tenths reordered near ties; hundredths
 # made the file a fifth larger): round(STEPS × (ln score + OFFSET)), two base-36 digits for most.
 STEPS, OFFSET = 100, 7.0
@@ -155,10 +163,11 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "nomi": {name: sorted(int(doc_id[d]) for d in docs) for name, docs in layout.named.items()},
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
+        "voci": _entries(corpus, position),
         "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
         "ortografia": build_spelling(engine, index),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
-                 "parole": MAX_WORDS, "passi": STEPS, **_phrase_weights(),
+                 "numero": W_NUMBER, "parole": MAX_WORDS, "passi": STEPS, **_phrase_weights(),
                  "scarto": OFFSET, "rarita": COVERAGE_IDF, "documenti": sc.n, **_question_weights()},
         "parole_vuote": sorted(ALL_STOPS),
     }
@@ -185,7 +194,25 @@ def _answer_data(frames) -> dict:
     rule must be; and the stems a unit of power/toughness notation also asks for (query.py PT_WORDS)."""
     return {"cornici": [f.name for f in frames], "chiede": ASKS, "fine_frase": SENTENCE_END.pattern,
             "caratteri": SENTENCE_CHARS, "entro": FRAME_WITHIN,
-            "forza_costituzione": [[lang, s] for lang, ws in PT_WORDS.items() for w in ws if (s := stem(w, lang))]}
+            "forza_costituzione": [[lang, s] for lang, ws in PT_WORDS.items() for w in ws if (s := stem(w, lang))],
+            "caratteri_testo": ANSWER_CHARS, "caratteri_voce": SNIPPET_CHARS, "rubriche_massime": MAX_TOP_RULES}
+
+
+def _entries(corpus: Corpus, position: dict[str, int]) -> dict[str, str]:
+    """The analytic indexes' entries, for the quick answer that comes from one (answers.py best_entry,
+    quick_answer): per language a line per entry in the file's order (the order best_entry meets a rule's
+    entries in, which decides its ties), «headword TAB topic TAB rule positions» (base 36), the headword left
+    empty where it is the line before's; the browser stems them as the server does."""
+    out: dict[str, str] = {}
+    for lang, index in corpus.analytic_indexes.items():
+        lines, before = [], None
+        for e in index.entries:
+            rules = " ".join(_b36(position[n]) for n in e.rules if n in position)
+            if rules:
+                lines.append(f"{'' if e.heading == before else e.heading}\t{e.topic}\t{rules}")
+                before = e.heading
+        out[lang] = "\n".join(lines)
+    return out
 
 
 def _phrase_weights() -> dict:

@@ -241,7 +241,7 @@ def data(kind: str, ident: str):
 
 STATIC_FILES = ("style.css", "favicon.svg", "icone/judge-192.png", "icone/judge-512.png", "js/lingue.js",
                 "js/site.js", "js/anteprime.js", "js/radici.js", "js/ortografia.js", "js/sintassi.js",
-                "js/frasi.js", "js/risposta-offline.js", "js/ricerca-offline.js", "js/offline.js",
+                "js/frasi.js", "js/citazioni.js", "js/risposta-offline.js", "js/ricerca-offline.js", "js/offline.js",
                 "js/tornei-offline.js")
 # What a page that needs the network answers offline, by the start of its path (the simulator's
 # permalinks /s/…, the linker's /c/…): the page kept for it.

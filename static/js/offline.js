@@ -233,8 +233,6 @@
   var PER_PAGE = 10;  // judge/web/search.py
   var DOCUMENTS = { mtr: "MTR", ipg: "IPG", jar: "JAR" };  // judge/web/tournament.py DOCUMENT_FILTERS
   var KEYWORD = /^(?:regol[ae]|rules?|cr)\.?\s*/i;
-  // Rule numbers inside a longer query: dotted, or a section after its keyword (judge/corpus/citations.py reads more).
-  var NUMBER_IN_QUERY = /(?:^|[^\d.])([1-9]\d{2}\.\d{1,3}[a-z]{0,2})(?!\d)|(?:regol[ae]|sezion[ei]|rules?|sections?)\s+([1-9]\d{2})(?![\d.])/gi;
 
   /* The search's parameters, as judge/web/search.py reads them (cerca.html's filters, its pages). */
   function searchParams(params) {
@@ -247,7 +245,7 @@
 
   /* What the page says beside the results: the filters (search.py active_filters), applied on the device, and
      what the copy cannot do that the site would (a document's filter, a rule number inside the query). */
-  function searchNotes(out, query, opts, byNumber) {
+  function searchNotes(out, opts) {
     var active = [];
     if (opts.lingua === "it" || opts.lingua === "en") active.push(opts.lingua === "it" ? "solo italiano" : "solo inglese");
     if (opts.capitolo) active.push("capitolo " + opts.capitolo);
@@ -256,18 +254,6 @@
     if (opts.documento !== "tutti" && opts.documento !== "regole") {
       out.appendChild(el("p", { class: "avviso", text: "Senza rete la ricerca nel solo " + DOCUMENTS[opts.documento] +
         " non c'è: qui sotto le regole che la ricerca trova e, sopra, le sezioni dei documenti dei tornei che nomina." }));
-    }
-    var cited = [], m;
-    NUMBER_IN_QUERY.lastIndex = 0;
-    while ((m = NUMBER_IN_QUERY.exec(query)) !== null) {
-      var n = (m[1] || m[2]).toLowerCase();
-      if (byNumber.has(n) && cited.indexOf(n) === -1) cited.push(n);
-    }
-    if (cited.length) {
-      var links = [];
-      cited.forEach(function (n, i) { links.push(i ? ", " : null, el("a", { href: ruleUrl(n), class: "cit", text: n })); });
-      out.appendChild(el("p", { class: "avviso", role: "note" }, ["Senza rete un numero di regola dentro una ricerca si cerca come parole (sul sito porta alla regola in cima ai risultati): apri ",
-        cited.length > 1 ? "le regole " : "la regola "].concat(links, ["."])));
     }
   }
 
@@ -287,16 +273,22 @@
       page > 1 && page < last ? " " : null, page < last ? link(page + 1, "next", "Successivi →") : null]);
   }
 
-  /* The quick answer to a question's frame (static/js/risposta-offline.js), as cerca.html shows it: the rule,
-     what the question asks, the sentence that answers with the question's words marked (text nodes and
-     <mark> elements: nothing of the rules' text or the query becomes markup) and its text's label. */
+  /* Text and <mark> elements from parts ([text, marked]): nothing of the rules' text, the entries or the query
+     becomes markup. */
+  function marked(parts) { return parts.map(function (x) { return x[1] ? el("mark", { text: x[0] }) : x[0]; }); }
+
+  /* The quick answer (static/js/risposta-offline.js), as cerca.html shows it: the rule; what the question asks
+     (an answer to its frame) or the analytic index entry (an answer from the index, with the query's words
+     marked); the sentence that answers (a full question) or the rule's text, and its text's label. */
   function quickAnswer(data, a, byNumber) {
-    var t = byNumber.get(a.number)[a.lang];
+    var t = byNumber.get(a.number)[a.lang], label = el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale"), text: data.etichette[t[2]] });
     return el("section", { class: "risposta-rapida", "aria-labelledby": "risposta-rapida-h" }, [
       el("h2", { id: "risposta-rapida-h" }, ["Risposta rapida: ", el("a", { href: ruleUrl(a.number), text: a.number })]),
       a.asks ? el("p", { class: "cornice", text: "La domanda chiede: " + a.asks + " La regola che risponde:" }) : null,
-      el("p", { class: "frase-risposta" }, [el("span", { lang: a.lang }, a.parts.map(function (x) { return x[1] ? el("mark", { text: x[0] }) : x[0]; })),
-        " ", el("span", { class: "strato " + (LAYER_CLASS[t[3]] || "strato-ufficiale"), text: data.etichette[t[2]] })])]);
+      a.entry ? el("p", { class: "voce-indice", title: "L'indice analitico è del progetto judge: rimanda alla regola, che fa fede" },
+        ["Dall'indice analitico" + (a.entryLang === "en" ? " inglese" : "") + " — ", el("span", { lang: a.entryLang }, marked(a.entryParts))]) : null,
+      a.sentence ? el("p", { class: "frase-risposta" }, [el("span", { lang: a.lang }, marked(a.parts)), " ", label])
+        : el("p", {}, [el("span", { lang: a.lang, text: a.text }), " ", label])]);
   }
 
   function renderSearch(data, ix, query, params) {
@@ -314,7 +306,7 @@
     var answer = window.judgeRicercaOffline.answer(ix, query, opts), found = answer.rules;
     // The server's notes (a query too long, a phrase found nowhere), then what the copy says of itself.
     answer.notes.forEach(function (note) { out.appendChild(el("p", { class: "avviso", text: note })); });
-    searchNotes(out, query, opts, byNumber);
+    searchNotes(out, opts);
     // A word corrected as the server corrects it: cerca.html's «Forse cercavi» (text nodes: nothing typed is markup).
     if (answer.suggestion) {
       out.appendChild(el("p", { class: "forse" }, ["Forse cercavi: ",

@@ -11,10 +11,11 @@
    know is corrected or completed as the server does (static/js/ortografia.js), and the page suggests the
    correction. The query's syntax is the server's (static/js/sintassi.js: phrases in quotes, scored in the rules'
    texts by static/js/frasi.js; AND/OR/NOT, -word, +word), and so are the language, chapter and section filters.
-   A full question whose frame is read gets the server's quick answer to its frame (static/js/risposta-offline.js).
-   Not here: the quick answer from an analytic index entry, rule numbers inside a longer query (offline.js says so).
-   Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js, frasi.js
-   and risposta-offline.js. */
+   The rules a longer query cites by number are searched on their number, as the server does (static/js/citazioni.js).
+   The quick answer is the server's (static/js/risposta-offline.js): to a full question's frame, or from the first
+   result's analytic index entry.
+   Depends on static/js/radici.js (the Italian stems), static/js/ortografia.js (the typos), sintassi.js, frasi.js,
+   citazioni.js and risposta-offline.js. */
 (function (root) {
   "use strict";
   var R = root.judgeRadici;
@@ -220,12 +221,38 @@
       ix.documenti = [];
       ix.documenti.rules = rules;
       ix.regole.forEach(function (n, pos) {
-        var r = rules && rules[pos];
-        if (!r || (r.it && r.it[0].trim())) ix.documenti.push(2 * pos);
-        if (!r || (r.en && r.en[0].trim())) ix.documenti.push(2 * pos + 1);
+        [2 * pos, 2 * pos + 1].forEach(function (doc) { if (isDocument(rules, doc)) ix.documenti.push(doc); });
       });
     }
     return ix.documenti;
+  }
+
+  /* Whether a document is: its rule has a text in its language. */
+  function isDocument(rules, doc) {
+    var r = rules && rules[doc >> 1], t = r && (doc % 2 ? r.en : r.it);
+    return !r || Boolean(t && t[0].trim());
+  }
+
+  /* query.py Engine._search: the rules a longer query cites by number (static/js/citazioni.js, as the server
+     finds them once the query's «704,5a» reads «704.5a»), each a unit that scores the server's weight of a
+     number in the rule's documents; and the query's text with the cited numbers blanked out, which the words,
+     the cards and the question's frame are read from (the text with «704.5a» as written where no rule is cited). */
+  function citedRules(ix, q, rules) {
+    var C = root.judgeCitazioni;
+    if (!C || !ix.pesi.numero) return { text: q, units: [] };
+    var ref = C.withRuleDots(q), cites = C.findCitations(ref), units = [];
+    cites.forEach(function (c) {
+      c.numbers.slice(0, 5).forEach(function (n) {
+        var pos = ix.posizione.get(n), scores = new Map();
+        if (pos === undefined) return;
+        [2 * pos, 2 * pos + 1].forEach(function (doc) { if (isDocument(rules, doc)) scores.set(doc, ix.pesi.numero); });
+        units.push({ label: n, scores: scores, weight: 1, stems: { it: new Set(), en: new Set() } });
+      });
+    });
+    if (!units.length) return { text: ref, units: units };
+    var text = ref.split("");  // UTF-16 units, as the spans count
+    cites.forEach(function (c) { for (var i = c.start; i < c.end; i++) text[i] = " "; });
+    return { text: text.join(""), units: units };
   }
 
   /* layout.py Layout.filter: the documents the search's filters allow (language, chapter, section; as
@@ -454,7 +481,8 @@
   function answer(ix, query, options) {
     prepare(ix);
     var opts = options || {}, w = ix.pesi, Y = root.judgeSintassi, cleaned = Y.clean(query);
-    var q = cleaned[0], notes = cleaned[1], typedWords = R.words(q), cards = namedCards(ix, q);
+    var notes = cleaned[1], cited = citedRules(ix, cleaned[0], opts.regole);
+    var q = cited.text, typedWords = R.words(q), cards = namedCards(ix, q);
     var all = R.words(cards.text);
     var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }));
     var clauses = Y.parse(cards.text);
@@ -478,9 +506,16 @@
         return (a.length !== 1 || a[0] !== x ? w.corretta : 1) * (reading.frameWords.has(x) ? w.parola_cornice : 1);
       }
     };
-    var found = Y.evaluate(clauses, build), loose = Y.relaxed(clauses);
+    // query.py Engine._evaluate: the cited rules' units come first, their documents admitted, their scores added.
+    function evaluate(cl) {
+      var f = Y.evaluate(cl, build);
+      cited.units.forEach(function (u) { u.scores.forEach(function (s, doc) { f.admitted.set(doc, (f.admitted.get(doc) || 0) + s); }); });
+      f.positives = cited.units.concat(f.positives);
+      return f;
+    }
+    var found = evaluate(clauses), loose = Y.relaxed(clauses);
     if (!found.admitted.size && !Y.same(loose, clauses)) {  // nothing strictly: the same words, loosely
-      found = Y.evaluate(loose, build);
+      found = evaluate(loose);
       if (found.admitted.size) {
         notes.push("Nessuna regola corrisponde esattamente (frasi tra virgolette, parole richieste): risultati con le stesse parole, senza vincoli.");
       }
@@ -497,7 +532,7 @@
     var shares = us.map(function (u) { return u.weight * rarity(ix, u); });
     var total = shares.reduce(function (a, x) { return a + x; }, 0) || 1;
     var named = ix.nomi[typedWords.join(" ")] || null, namedSet = new Set(named || []);
-    var boost = named ? new Map() : headwordRules(ix, us);
+    var headwords = headwordRules(ix, us), boost = named ? new Map() : headwords;
     var best = new Map();
     admitted.forEach(function (s, doc) {
       if (us.length > 1) {
@@ -524,10 +559,14 @@
     // Weak answers to a corrected query: the server suggests the words as corrected (or as typed).
     if (out.rules.length && out.suggestion === null && top < 0.5 && corrections.size) out.suggestion = suggested.join(" ");
     // answers.py answer_for: a full question (without the cards' names) whose frame is read gets the rule that
-    // answers its frame, with the sentence about its subject (its words but the frame's), from the rules' texts.
-    if (root.judgeRispostaOffline && isFull(all, cards.text)) {
+    // answers its frame, with the sentence about its subject (its words but the frame's); otherwise the first
+    // result's analytic index entry that holds the whole query, from the rules' texts and the index's entries.
+    if (root.judgeRispostaOffline) {
+      var typed = { it: new Set(), en: new Set() };
+      typedWords.forEach(function (x) { ["it", "en"].forEach(function (lang) { var t = stem(ix, x, lang); if (t !== null) typed[lang].add(t); }); });
       out.quick = root.judgeRispostaOffline.answerFor(ix, out.rules, reading, us, opts,
-        { terms: function (x, lang) { return terms(ix, x, lang); }, stem: stemOf });
+        { terms: function (x, lang) { return terms(ix, x, lang); }, stem: stemOf },
+        { full: isFull(all, cards.text), typed: typed, headwords: headwords });
     }
     return out;
   }

@@ -91,6 +91,14 @@ def test_issue_11_defects(text, expected):
     assert [n for c in find_citations(text) for n in c.numbers] == expected
 
 
+@pytest.mark.parametrize("text", ["704.5l e m", "regola 704.5l e m", "travolgere 704.5o/p", "rules 608.3o and p"])
+def test_a_letter_the_rules_skip_is_continued_by_none(text):
+    """«l» and «o» are no rule's letters: a number ending with one is continued by no letter (the search's
+    pages and /api/cerca answered 500 to these)."""
+    found = find_citations(text)
+    assert len(found) == 1 and found[0].numbers[0][-1] in "lo"
+
+
 def test_known_filters_bare_numbers_only():
     def known(n):
         return n in {"704.5a", "613", "712"}

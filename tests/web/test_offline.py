@@ -17,11 +17,12 @@ from judge import build_cache
 from judge.corpus import italian_date
 from judge.search import question
 from judge.search.analysis import terms
-from judge.search.answers import FRAME_WITHIN, SENTENCE_CHARS, SENTENCE_END
+from judge.search.answers import ANSWER_CHARS, FRAME_WITHIN, MAX_TOP_RULES, SENTENCE_CHARS, SENTENCE_END
 from judge.search.frames import load_frames
 from judge.search.learned import (CARD_QUESTION_LIKENESS, NEIGHBOURS, RULE_QUESTION_LIKENESS, WORD_NEIGHBOURS,
                                   read_card_questions, read_questions, read_rule_questions)
 from judge.search.query import COVERAGE_IDF
+from judge.search.snippets import SNIPPET_CHARS
 from judge.web import create_app
 from judge.web.offline import build_all, version
 
@@ -227,6 +228,30 @@ def test_search_index_frames_say_what_they_ask(client, files):
     assert (answer["caratteri"], answer["entro"]) == (SENTENCE_CHARS, FRAME_WITHIN)
     assert ["it", terms("forza", "it")[0]] in answer["forza_costituzione"]
     assert ["en", terms("toughness", "en")[0]] in answer["forza_costituzione"]
+
+
+def test_search_index_holds_each_rules_analytic_index_entries_in_order(client, corpus, files):
+    """The quick answer from an entry offline (static/js/risposta-offline.js): read back as the browser reads it,
+    each rule's entries of each language, in the order answers.py best_entry meets them (its ties go to the first),
+    and the lengths and the count of a headword's rules the server's answer uses."""
+    ix = _search_index(client, files)
+    read: dict[tuple[str, str], list[str]] = {}
+    for lang in ("it", "en"):
+        heading = ""
+        for line in ix["voci"][lang].split("\n"):
+            first, topic, positions = line.split("\t")
+            heading = first or heading
+            for p in positions.split():
+                read.setdefault((ix["regole"][int(p, 36)], lang), []).append(f"{heading}: {topic}")
+    want = {(n, lang): [e.text for e in index.for_rule(n)]
+            for lang, index in corpus.analytic_indexes.items() for n in index.rules if n in corpus}
+    assert read == want and len(want) > 2000
+    assert read[("603.6a", "en")][0].startswith("ETB: ")
+    # A headword is written once for the lines under it.
+    assert sum(1 for line in ix["voci"]["it"].split("\n") if not line.split("\t")[0]) > 1000
+    answer = ix["risposta"]
+    assert (answer["caratteri_testo"], answer["caratteri_voce"], answer["rubriche_massime"]) == \
+        (ANSWER_CHARS, SNIPPET_CHARS, MAX_TOP_RULES)
 
 
 def test_a_change_to_the_searchs_data_tables_is_a_new_copy(corpus, tmp_path, monkeypatch):
