@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from judge.corpus import Corpus, load_corpus
+from judge.search import meaning
 from judge.search.index import ensure_index, fingerprint, index_name, index_root, is_ready
 from judge.search.query import Engine
 from judge.search.results import SearchResult
@@ -71,10 +72,12 @@ def _open_engine(instance: str | os.PathLike, corpus: Corpus, broken: tuple | No
 
 def keep_in_memory(instance: str | os.PathLike) -> Engine:
     """Open the instance's engine with the whole index in memory, now and whenever it is reopened
-    (a server's start-up: about two seconds, so no search waits on the index files)."""
+    (a server's start-up: about two seconds, so no search waits on the index files), and the model of a
+    question's meaning loaded beside it (judge/search/meaning.py)."""
     _in_memory.add(_key(instance))
     engine = get_engine(instance)
     engine.scorer.preload()  # opened before this call: preloaded here (a no-op when already done)
+    threading.Thread(target=meaning.warm_up, name="judge-significato", daemon=True).start()
     return engine
 
 

