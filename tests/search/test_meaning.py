@@ -59,7 +59,8 @@ def test_without_a_model_the_memory_reads_words_only(engine):
     """No encoder in the process (package missing, JUDGE_SIGNIFICATO=0): the neighbours are those of words."""
     memory = Memory(engine.memory.asked, vectors=meaning.read_vectors(), encoder=lambda: None)
     words = get_memory(engine.corpus, by_meaning=False)
-    for text in ("Se la creatura che attacca viene rimossa dal combattimento prima del danno, infligge danno lo stesso?",
+    for text in ("Se la creatura che attacca viene rimossa dal combattimento prima del danno, infligge danno "
+                 "lo stesso?",
                  "Chi controlla l'abilità innescata di una creatura che ho rubato?"):
         assert memory.rules_for(text) == words.rules_for(text)
 
@@ -95,7 +96,8 @@ def test_many_threads_get_the_vectors_one_thread_gets(encoder):
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(["creatura", "distrutta", "torna", "mano", "pila", "magia", "bersaglio",
-                                  "danno", "combattimento", "segnalino", "rubata", "controllo"]), min_size=1, max_size=8),
+                                  "danno", "combattimento", "segnalino", "rubata", "controllo"]),
+                min_size=1, max_size=8),
        st.lists(st.tuples(st.lists(st.sampled_from(["creatura", "distrutta", "torna", "mano", "pila", "danno"]),
                                    min_size=1, max_size=5),
                           st.sampled_from(["400.7", "701.8a", "506.4", "608.2b"]),
