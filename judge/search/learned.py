@@ -25,6 +25,7 @@ a learned question close in meaning adds to its likeness in words (``Meant``, ``
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ import numpy as np
 from judge.search import meaning
 from judge.search.analysis import stem, words
 from judge.search.meaning import Encoder
+
+log = logging.getLogger(__name__)
 
 QUESTIONS_FILE = Path(__file__).with_name("domande.json")
 RULE_QUESTIONS_FILE = Path(__file__).with_name("domande_regole.tsv")
@@ -173,7 +176,11 @@ class Meant:
         encoder = self.encoder()
         if encoder is None:
             return None
-        cos = self.matrix @ encoder.vector(text)
+        try:
+            cos = self.matrix @ encoder.vector(text)
+        except (ValueError, RuntimeError, OSError) as exc:  # the words still answer
+            log.warning("meaning not read for %r: %s", text[:80], exc)
+            return None
         return np.clip((cos - MEANING_FLOOR) / (1 - MEANING_FLOOR), 0, None) * likeness * W_MEANING
 
 
@@ -213,7 +220,7 @@ class Memory:
         return {n: min(1.0, w) for n, w in out.items()}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)  # per corpus, by words and by meaning
 def _memory(path: str, rule_path: str, card_path: str, corpus, by_meaning: bool) -> Memory:
     asked = read_questions(Path(path)) + read_rule_questions(Path(rule_path)) + read_card_questions(Path(card_path))
     if not by_meaning or not meaning.status().active:  # no model here: its vectors would be dead weight
