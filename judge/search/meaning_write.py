@@ -1,5 +1,5 @@
 """Write the learned questions' vectors (judge/search/domande_vettori.npz) for meaning.py:
-``python -m judge.search.meaning_write`` (about four minutes on two cores).
+``python -m judge.search.meaning_write`` (about five minutes on two cores).
 
 Run it whenever domande.json, domande_regole.tsv or domande_carte.tsv change: a test compares the file's
 texts with the memory's, so a question without its vector fails it.
