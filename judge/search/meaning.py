@@ -109,7 +109,7 @@ class Encoder:
 class Status:
     active: bool
     reason: str  # Italian, for /salute and the docs
-    broken: bool = False  # it should run here and did not load: /salute reports a problem
+    broken: bool = False  # it should run here and cannot (model or vectors): /salute reports a problem
 
     def as_json(self) -> dict:
         return {"attivo": self.active, "modello": MODEL, "stato": self.reason}
@@ -165,8 +165,11 @@ def warm_up() -> None:
     """Load the model and run it once: a server does it at start-up, in the background, so that its
     first full question does not wait for the model (about a second)."""
     found = encoder()
-    if found is not None:
-        found.vector("Chi controlla una creatura rubata?")
+    try:
+        if found is not None:
+            found.vector("Chi controlla una creatura rubata?")
+    except (ValueError, RuntimeError, OSError) as exc:  # the searches will meet it too, and read words
+        log.warning("meaning warm-up failed: %s", exc)
 
 
 def new_encoder() -> tuple[Encoder | None, Status]:
