@@ -157,7 +157,7 @@ def _item_at(text: str, pos: int, chapter_ok: bool, previous: Citation | None) -
         prev = RuleNumber.parse(previous.numbers[-1])
         m = _LETTER.match(text, pos)
         # A rule's letters skip «l» and «o»: after one («704.5l e m», riferimenti: nessuno) no letter continues it.
-        if m and prev.letters and m["num"] not in ("l", "o") and prev.letters[-1] not in ("l", "o"):
+        if m and prev.letters and m["num"] not in ("l", "o") and not prev.has_forbidden_letters:
             later = letters_index(m["num"]) > letters_index(prev.letters[-1])
             word = m["num"] in _WORD_LETTERS and not _NOTHING_FOLLOWS.match(text, m.end())
             if later and len(prev.letters) == 1 and not word:

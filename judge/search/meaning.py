@@ -24,6 +24,7 @@ import zipfile
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ MAX_CHARS = 1000  # a question's text as the model reads it (the search caps que
 DIM = 384
 
 
+@cache  # the processor does not change under a running process
 def _cpu_runs_it() -> bool:
     """The engine is compiled for x86-64 with AVX2 and FMA: anything less would stop the process (an illegal
     instruction), not fail."""
