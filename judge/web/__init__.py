@@ -28,18 +28,27 @@ def _secret_key(instance: Path) -> str:
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        key = secrets.token_hex(32)
-        tmp = path.with_suffix(".tmp")
+        pass
+    # Workers started together on one instance must agree on one key: each writes its own whole
+    # file, and the first to link it in place wins (a link never replaces); the others read it.
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        tmp.write_text(secrets.token_hex(32))
         try:
-            tmp.write_text(key)
-            os.replace(tmp, path)  # concurrent first starts: the last write wins, all read one file after
-        except OSError as e:
-            raise InstanceError(
-                f"La cartella dell'istanza {instance} non è scrivibile ({e.strerror or e}): judge vi "
-                "conserva la chiave segreta, l'indice di ricerca e gli scenari salvati. Scegli una "
-                "cartella scrivibile con --instance (o JUDGE_INSTANCE), oppure, per servire in sola "
-                "lettura un'istanza già pronta, imposta JUDGE_SECRET_KEY.") from None
-        return path.read_text().strip()
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: the last write wins
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except OSError as e:
+        raise InstanceError(
+            f"La cartella dell'istanza {instance} non è scrivibile ({e.strerror or e}): judge vi "
+            "conserva la chiave segreta, l'indice di ricerca e gli scenari salvati. Scegli una "
+            "cartella scrivibile con --instance (o JUDGE_INSTANCE), oppure, per servire in sola "
+            "lettura un'istanza già pronta, imposta JUDGE_SECRET_KEY.") from None
+    return path.read_text().strip()
 
 
 def warm_up(app: Flask) -> list[str]:
