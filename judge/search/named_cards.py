@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from judge.cards.lookup import Match
-from judge.cards.mentions import mentioned
+from judge.cards.mentions import GameWords, mentioned
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable, load_table
 from judge.cards.text_rules import invoked
@@ -41,14 +41,14 @@ class NamedCards:
     rules: dict[str, float] = field(default_factory=dict)  # rule -> weight
 
 
-def named_cards(text: str, corpus, ordinary: Callable[[str], bool], table: CardTable | None = None) -> NamedCards:
+def named_cards(text: str, corpus, words: GameWords | Callable[[str], bool], table: CardTable | None = None) -> NamedCards:
     """The cards ``text`` names and the rules they rely on (none when the card table is missing)."""
     if table is None:
         try:
             table = load_table()
         except OSError:
             return NamedCards(text)
-    found = mentioned(text, ordinary, table)
+    found = mentioned(text, words, table)
     if not found:
         return NamedCards(text)
     out = NamedCards(text)

@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from judge.cards.lookup import exact
 from judge.cards.names import name_key
-from judge.cards.mentions import MAX_MENTIONS, MAX_NAME_WORDS, MIN_DISTINCT_CHARS, is_a_name
+from judge.cards.mentions import MAX_MENTIONS, MAX_NAME_WORDS, MIN_DISTINCT_CHARS, GameWords, is_a_name
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable
 from judge.search import question
@@ -55,24 +55,24 @@ def b36(n: int) -> str:
             return out
 
 
-def counts_as(key: str, ordinary: Callable[[str], bool]) -> str | None:
+def counts_as(key: str, words: GameWords | Callable[[str], bool]) -> str | None:
     """When the name ``key`` counts as a mention, found in a question (mentions.is_a_name): always,
     only typed as a name, or never (None)."""
     toks, at = [], 0
     for w in key.split():
         toks.append((w, at, at + len(w)))
         at += len(w) + 1
-    if is_a_name(key, toks, ordinary):  # no capitals: only a word the rules never use makes it a name
+    if is_a_name(key, toks, words):  # no capitals: a word or a phrase the rules never use makes it a name
         return ALWAYS
     capitalised = " ".join(w[0].upper() + w[1:] if len(w[0].upper()) == 1 else w for w in key.split())
-    return TYPED_AS_NAME if is_a_name(capitalised, toks, ordinary) else None
+    return TYPED_AS_NAME if is_a_name(capitalised, toks, words) else None
 
 
 def _weight(w: float) -> str:
     return repr(round(w, 6)).rstrip("0").rstrip(".") if w != int(w) else str(int(w))
 
 
-def build_cards(corpus, ordinary: Callable[[str], bool], table: CardTable | None) -> dict:
+def build_cards(corpus, words: GameWords | Callable[[str], bool], table: CardTable | None) -> dict:
     """The ``carte`` section of the offline index (nothing in it when there is no card table)."""
     position = {n: i for i, n in enumerate(corpus.numbers)}
     lines: list[tuple[str, str, str]] = []  # (English key, the card's line, its rule set)
@@ -86,7 +86,7 @@ def build_cards(corpus, ordinary: Callable[[str], bool], table: CardTable | None
                 if not key or key in seen:
                     continue
                 seen.add(key)
-                kind = counts_as(key, ordinary) if len(key.split()) <= MAX_NAME_WORDS else None
+                kind = counts_as(key, words) if len(key.split()) <= MAX_NAME_WORDS else None
                 # A name two cards share stands for the one the server takes (lookup.exact: the first).
                 shared = any(h.row != row for h in table.index.exact(key))
                 if kind is not None and shared and exact(key, table)[0].face.name != face.name:

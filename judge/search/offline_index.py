@@ -164,7 +164,7 @@ def build(corpus: Corpus, engine: Engine) -> dict:
         "forza_costituzione": _encode(pt_docs, pt[pt_docs], doc_id),
         **_questions(engine),
         "voci": _entries(corpus, position),
-        "carte": build_cards(corpus, engine.ordinary, engine._card_table()),
+        "carte": build_cards(corpus, engine.game_words, engine._card_table()),
         "ortografia": build_spelling(engine, index),
         "pesi": {"italiano": ITALIAN_BOOST, "solo_nome": W_HEADING_ONLY, "rubrica": W_HEADWORD, "corretta": W_CORRECTED,
                  "numero": W_NUMBER, "parole": MAX_WORDS, "passi": STEPS, **_phrase_weights(),

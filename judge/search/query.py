@@ -49,6 +49,7 @@ from judge.corpus import Corpus
 from judge.corpus.citations import as_rule_query, find_citations
 from judge.corpus.turn_names import section_name
 from judge.search.analysis import EN_STOPS, IT_STOPS, STEMS_KEPT, is_notation, is_power_toughness, stem, words
+from judge.cards.mentions import GameWords
 from judge.cards.table import CardTable, load_table
 from judge.search.answers import ambiguous_words, answer_for, best_entry
 from judge.search.glossary import Glossary, get_glossary
@@ -57,6 +58,7 @@ from judge.search.learned import Memory, get_memory
 from judge.search.question import W_FRAME_WORD, candidate_rules, read_question
 from judge.search.index import layer_of, shown_text
 from judge.search.results import Hit, SearchResult
+from judge.search.rule_words import rule_words
 from judge.search.arrays import load as load_arrays
 from judge.search.layout import Layout
 from judge.search.scoring import A, F, Node, O, P, Scorer, T
@@ -192,6 +194,9 @@ class Engine:
         self._titles: dict[str, str] = {}
         self._labels: dict[tuple[str, str], str] = {}
         self.ordinary = lru_cache(maxsize=STEMS_KEPT)(self._ordinary)
+        said = rule_words(corpus)
+        self.game_words = GameWords(self.ordinary, lambda w: said.proper(w) and w not in self.glossary.words,
+                                    said.said)
         self._run_lock = threading.Lock()
 
     def _speller(self) -> Speller:
@@ -460,7 +465,7 @@ class Engine:
 
         # The cards a question names and its frame (judge/search/question.py): the words are searched
         # without the cards' names.
-        question = read_question(text, self.corpus, self.ordinary, self._card_table())
+        question = read_question(text, self.corpus, self.game_words, self._card_table())
         result.cards = question.cards.cards
         clauses = parse(question.text)
         total_words = sum(len(it.words) for c in clauses for it in c)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from judge.cards.mentions import GameWords
 from judge.cards.table import CardTable
 from judge.search.frames import Reading, is_full_question, read
 from judge.search.learned import Memory
@@ -40,9 +41,9 @@ class Question:
         return self.reading.frame_words
 
 
-def read_question(text: str, corpus, ordinary: Callable[[str], bool], table: CardTable | None) -> Question:
+def read_question(text: str, corpus, words: GameWords | Callable[[str], bool], table: CardTable | None) -> Question:
     """The cards ``text`` names (none without a card table) and the frame of what is left."""
-    cards = named_cards(text, corpus, ordinary, table) if table is not None else NamedCards(text)
+    cards = named_cards(text, corpus, words, table) if table is not None else NamedCards(text)
     return Question(cards.text, cards, read(cards.text))
 
 

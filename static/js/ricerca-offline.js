@@ -395,13 +395,16 @@
   function isUpper(ch) { return ch !== ch.toLowerCase() && ch === ch.toUpperCase(); }
 
   /* mentions.py mentioned: the cards ``text`` names, in the order written, the longest name first where
-     names overlap; a name counts always, or ("2") only typed as a name: several words, each long one with a capital. */
+     names overlap; a name counts always, or ("2") only typed as a name: several words, each long one
+     (stop words aside) with a capital, or one word with a capital (a word the rules write only as a name). */
   function mentioned(ix, text) {
     var names = cardNames(ix), c = ix.carte, toks = [];
     R.spans(text).forEach(function (m) { nameWords(m[0]).forEach(function (w) { toks.push([w, m[1], m[2]]); }); });
+    function capital(t) { return isUpper(String.fromCodePoint(text.codePointAt(t[1]))); }
     function typed(i, j) {
-      var long = toks.slice(i, j + 1).filter(function (t) { return t[0].length >= c.lunghe; });
-      return j > i && long.length > 0 && long.every(function (t) { return isUpper(String.fromCodePoint(text.codePointAt(t[1]))); });
+      if (i === j) return capital(toks[i]);
+      var long = toks.slice(i, j + 1).filter(function (t) { return t[0].length >= c.lunghe && !ix.stops.has(t[0]); });
+      return long.length > 0 && long.every(capital);
     }
     var found = new Map();
     for (var i = 0; i < toks.length; i++) {

@@ -11,6 +11,7 @@ import pytest
 
 from judge.cards.names import name_key
 from judge.cards.table import load_table
+from judge.search.analysis import ALL_STOPS
 from judge.search import question
 from judge.search.named_cards import named_cards
 from judge.search.offline_cards import ALWAYS, NEVER, TYPED_AS_NAME, build_cards, counts_as
@@ -28,7 +29,7 @@ def table():
 
 @pytest.fixture(scope="module")
 def section(corpus, engine, table):
-    return build_cards(corpus, engine.ordinary, table)
+    return build_cards(corpus, engine.game_words, table)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def _card_questions() -> list[str]:
 
 @pytest.mark.parametrize("text", _card_questions())
 def test_a_question_names_the_same_card_with_the_same_rules_offline(text, corpus, engine, table, offline):
-    server = named_cards(text, corpus, engine.ordinary, table)
+    server = named_cards(text, corpus, engine.game_words, table)
     assert server.cards, text
     rules: dict[str, float] = {}
     for m in server.cards:
@@ -66,7 +67,7 @@ def test_a_question_names_the_same_card_with_the_same_rules_offline(text, corpus
         shown, kind, card_rules = offline[key]
         assert shown == (m.face.display_name, m.face.english_aside), text
         # A name that counts only typed as a name is typed so in the question.
-        assert kind == ALWAYS or all(w[0].isupper() for w in m.name.split() if len(w) >= 4), text
+        assert kind == ALWAYS or all(w[0].isupper() for w in m.name.split() if len(w) >= 4 and w not in ALL_STOPS), text
         for n, w in card_rules.items():
             rules[n] = max(rules.get(n, 0.0), w)
     assert rules == pytest.approx(server.rules), text
@@ -77,12 +78,19 @@ def test_the_section_says_when_a_name_counts_and_what_weighs_it(section, offline
     assert section["peso"] == question.W_CARD
     # A name with a word the rules never use counts as written; words of the rules count typed as a
     # name, or never (the Italian name of Vigilance is the keyword «cautela»).
-    assert counts_as(name_key("Tarmogoyf"), engine.ordinary) == ALWAYS
-    assert counts_as(name_key("Rest in Peace"), engine.ordinary) == TYPED_AS_NAME  # «rest», «peace»: words of the rules
-    assert counts_as("cautela", engine.ordinary) is None and "cautela" not in offline
-    assert counts_as("serra angel", engine.ordinary) in (ALWAYS, TYPED_AS_NAME)
+    assert counts_as(name_key("Tarmogoyf"), engine.game_words) == ALWAYS
+    # «rest», «peace»: words of the rules, but no rule says «rest in peace»
+    assert counts_as(name_key("Rest in Peace"), engine.game_words) == ALWAYS
+    assert counts_as("forza di volonta", engine.game_words) == ALWAYS  # Force of Will, in Italian
+    assert counts_as("cautela", engine.game_words) is None and "cautela" not in offline
+    # An example of the rules says «Serra Angel», and the rules say «prende l'iniziativa».
+    assert counts_as("serra angel", engine.game_words) == TYPED_AS_NAME
+    assert counts_as("prendere l iniziativa", engine.game_words) == TYPED_AS_NAME
+    # A word the rules write only as a name counts typed with a capital; a word of the type line never.
+    assert counts_as("grapeshot", engine.game_words) == TYPED_AS_NAME == offline["grapeshot"][1]
+    assert counts_as("island", engine.game_words) is None
     typed = [k for k, v in offline.items() if v[1] == TYPED_AS_NAME]
-    assert typed and all(len(k.split()) > 1 for k in typed)
+    assert any(len(k.split()) > 1 for k in typed) and any(len(k.split()) == 1 for k in typed)
     # Rest in Peace: «instead» brings 614.1a, at the server's weight for a phrase of its text.
     shown, _, rules = offline["rest in peace"]
     assert shown == ("Riposa in Pace", "Rest in Peace") and rules["614.1a"] == 1.0

@@ -105,9 +105,16 @@ def test_full_questions_are_told_from_words():
     ("Tarmogoyf conta i tipi nei cimiteri quando è in mano?", "Tarmogoyf"),
     ("Necropotence saltare la sottofase di acquisizione", "Necropotence"),
     ("Chalice of the Void con X=0 cosa neutralizza?", "Chalice of the Void"),  # typed as a name
+    ("se lancio Volere degli Dei scegliendo il bianco l'Aura cade?", "Gods Willing"),  # «degli» needs no capital
+    # A phrase no rule says, in lower case: Force of Will's and Act of Treason's Italian names.
+    ("forza di volontà posso pagare il costo alternativo durante il mio turno?", "Force of Will"),
+    ("atto di tradimento quando torna la creatura al proprietario?", "Act of Treason"),
+    # Words the rules write only as names (their examples' cards), typed with a capital.
+    ("Fog previene anche il danno da combattimento delle creature con travolgere?", "Fog"),
+    ("se neutralizzano la Grapeshot originale le copie della tempesta fanno danno?", "Grapeshot"),
 ])
 def test_a_card_is_found_inside_a_question(engine, q, card):
-    assert [m.match.face.name for m in mentioned(q, engine.ordinary)] == [card]
+    assert [m.match.face.name for m in mentioned(q, engine.game_words)] == [card]
     assert [m.face.name for m in engine.search(q).cards] == [card]
 
 
@@ -115,10 +122,16 @@ def test_a_card_is_found_inside_a_question(engine, q, card):
                                "posso annullare un'azione illegale?", "cosa fa protezione dal rosso?",
                                # a card's name typed as a name, and a term of the game: the variant
                                "In Two-Headed Giant il mio compagno perde punti vita: scendono anche i miei?",
-                               "una creatura con Battle Cry attacca: chi prende il bonus?"])
+                               "una creatura con Battle Cry attacca: chi prende il bonus?",
+                               # a card's Italian name (Seize the Initiative) the rules say, as words
+                               "posso prendere l'iniziativa se ce l'ho già?",
+                               # «Brawl»: a card, and the variant's title, capital and all
+                               "Brawl starting life total",
+                               # «serra angel» is in an example: in lower case, words
+                               "la serra angel di un esempio delle regole"])
 def test_words_of_the_rules_are_not_read_as_cards(engine, q):
     # «volare» and «cautela» are also the Italian names of Flight and Vigilance: words of the rules first.
-    assert mentioned(q, engine.ordinary) == [] and engine.search(q).cards == []
+    assert mentioned(q, engine.game_words) == [] and engine.search(q).cards == []
 
 
 def test_a_game_term_keeps_its_words_and_finds_its_rules(engine):
