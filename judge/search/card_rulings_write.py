@@ -24,8 +24,22 @@ def first_rules(engine, texts) -> tuple[str, ...]:
     return tuple(out)
 
 
+def by_words(engine):
+    """A second engine on ``engine``'s index whose memory of questions is read by words only (learned.py):
+    what a ruling finds then does not depend on whether the machine can run the sentence model
+    (meaning.py), and the 30,000 rulings take minutes, not the hours the model would."""
+    from judge.search.learned import get_memory
+    from judge.search.query import Engine
+
+    words = Engine(engine.path, engine.corpus)
+    words.memory = get_memory(engine.corpus, by_meaning=False)
+    return words
+
+
 def build(engine, table, names=None) -> dict[str, tuple[str, ...]]:
-    """Card -> the rules its rulings speak of (for ``names``, default every card with rulings)."""
+    """Card -> the rules its rulings speak of (for ``names``, default every card with rulings), as the
+    search finds them with its memory read by words (``by_words``)."""
+    engine = by_words(engine)
     with paused():
         found = {name: first_rules(engine, (r.text for r in table.rulings(name)))
                  for name in (names if names is not None else table.names_with_rulings())}
