@@ -294,7 +294,9 @@ def test_the_search_index_carries_the_cards_a_question_may_name(client, files):
     cards = ix["carte"]
     lines = cards["schede"].split("\n")
     assert len(lines) == len(cards["regole"].split()) > 30_000
-    assert "i2Rest in Peace|1Riposa in Pace" in lines  # «rest», «peace»: words of the rules; «riposa» is not
+    # «rest», «peace»: words of the rules, but no rule says «rest in peace»; «riposa» is no word of the rules
+    assert "i1Rest in Peace|1Riposa in Pace" in lines
+    assert "i2Serra Angel|1Angelo di Serra" in lines  # an example of the rules says «Serra Angel»
     assert cards["peso"] == question.W_CARD
 
 
