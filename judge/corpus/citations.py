@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from judge.corpus.numbers import RuleNumber, letters_at, letters_index
+from judge.corpus.numbers import SUBRULE_LETTERS, RuleNumber, letters_at, letters_index
 
 # Boundaries that treat "_" as punctuation, so Markdown emphasis (_704.5a_) does not hide a citation.
 _START = r"(?<![^\W_])"
@@ -157,7 +157,7 @@ def _item_at(text: str, pos: int, chapter_ok: bool, previous: Citation | None) -
         prev = RuleNumber.parse(previous.numbers[-1])
         m = _LETTER.match(text, pos)
         # A rule's letters skip «l» and «o»: after one («704.5l e m», riferimenti: nessuno) no letter continues it.
-        if m and prev.letters and m["num"] not in ("l", "o") and not prev.has_forbidden_letters:
+        if m and prev.letters and m["num"] in SUBRULE_LETTERS and not prev.has_forbidden_letters:
             later = letters_index(m["num"]) > letters_index(prev.letters[-1])
             word = m["num"] in _WORD_LETTERS and not _NOTHING_FOLLOWS.match(text, m.end())
             if later and len(prev.letters) == 1 and not word:

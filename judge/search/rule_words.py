@@ -57,9 +57,9 @@ class RuleWords:
         self._ids = ids
         self._forms.clear()  # the rules' own words are looked up no more; a phrase's, a few each
         self._seq = np.array(seq, dtype=np.int32)
-        order = np.argsort(self._seq, kind="stable")
-        self._sorted_ids = self._seq[order]
-        self._positions = order.astype(np.int32)
+        # Each word's places, grouped by word: word i's are positions[starts[i]:starts[i + 1]].
+        self._positions = np.argsort(self._seq, kind="stable").astype(np.int32)[np.count_nonzero(self._seq < 0):]
+        self._starts = np.concatenate(([0], np.cumsum(np.bincount(self._seq[self._seq >= 0], minlength=len(ids)))))
         self.proper_words = frozenset(capital - lower - game - ALL_STOPS)
 
     def proper(self, word: str) -> bool:
@@ -77,10 +77,8 @@ class RuleWords:
         if not wanted:
             return False
         # The rarest word's places, then the others at their offsets.
-        counts = [self._count(i) for i in wanted]
-        r = int(np.argmin(counts))
-        lo, hi = np.searchsorted(self._sorted_ids, [wanted[r], wanted[r] + 1])
-        starts = self._positions[lo:hi].astype(np.int64) - r
+        r = int(np.argmin([self._starts[i + 1] - self._starts[i] for i in wanted]))
+        starts = self._positions[self._starts[wanted[r]]:self._starts[wanted[r] + 1]].astype(np.int64) - r
         starts = starts[(starts >= 0) & (starts + len(wanted) <= len(self._seq))]
         for k, i in enumerate(wanted):
             if not len(starts):
@@ -96,10 +94,6 @@ class RuleWords:
             if len(self._forms) < 100_000:
                 self._forms[word] = form
         return form
-
-    def _count(self, i: int) -> int:
-        lo, hi = np.searchsorted(self._sorted_ids, [i, i + 1])
-        return int(hi - lo)
 
 
 _built: dict[int, tuple[object, RuleWords]] = {}
