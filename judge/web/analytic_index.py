@@ -13,7 +13,8 @@ from flask import Blueprint, render_template, request, url_for
 
 from judge.corpus import load_corpus
 from judge.corpus.analytic_index import AnalyticIndex, Entry, initial, sort_key
-from judge.search.analysis import term_set, terms
+from judge.search.analysis import terms
+from judge.search.answers import entry_terms
 from judge.web import parts
 from judge.web.cache import cached
 
@@ -34,7 +35,11 @@ def matching(index: AnalyticIndex, query: str) -> list[Entry]:
     wanted = set(terms(query, index.lang))
     if not wanted:
         return []
-    return [e for e in index.entries if wanted <= term_set(e.text, index.lang)]
+    return [e for e in index.entries if _holds(entry_terms(index, e.text), wanted)]
+
+
+def _holds(held: tuple[str, ...], wanted: set[str]) -> bool:
+    return all(w in held for w in wanted)
 
 
 def grouped(entries: list[Entry], query: str = "", lang: str = "it") -> list[dict]:
