@@ -20,7 +20,7 @@ from judge.corpus.citations import cited_numbers
 from judge.corpus.edition_register import Known, Verification, verify
 from judge.corpus.lineage import Lineage
 from judge.corpus.staleness import VALID, quoted_titles, verdict
-from judge.corpus.numbers import RuleNumber, RuleNumberError, is_chapter, sort_key
+from judge.corpus.numbers import SUBRULE_LETTERS, RuleNumber, RuleNumberError, is_chapter, sort_key
 from judge.corpus.rules_en import Edition
 from judge.corpus.rules_it import INDEX_FILE, ItalianSection, NavIndex
 from judge.corpus.titles import TitleMatch, align_titles
@@ -43,6 +43,11 @@ LAYER_NAMES = {
     "traduzione": "Traduzione del progetto",  # the project's unofficial translation of the English
     "comunità": "Testo della comunità",  # the Italian wiki's text, verbatim
 }
+
+
+def _letter_before(ch: str) -> str:
+    """A letter the rules use, itself or the last one before it in the alphabet («l» → «k»)."""
+    return ch if ch in SUBRULE_LETTERS else max((c for c in SUBRULE_LETTERS if c < ch), default="a")
 
 
 @dataclass(slots=True)
@@ -427,14 +432,22 @@ class Corpus:
     def nearest(self, text: str, limit: int = 5) -> list[Rule]:
         """Existing rules nearest in numeric order to what the user typed (for "did you mean")."""
         t = (text or "").strip()
+        place = bisect.bisect_left
         try:
-            key = sort_key(t) if is_chapter(t) else RuleNumber.parse_loose(t).sort_key()
+            if is_chapter(t):
+                key = sort_key(t)
+            else:
+                number = RuleNumber.parse_loose(t)
+                if number.has_forbidden_letters:  # «704.5o» sits where the alphabet puts it: after 704.5n
+                    number = RuleNumber(number.section, number.rule, "".join(map(_letter_before, number.letters)))
+                    place = bisect.bisect_right
+                key = number.sort_key()
         except (RuleNumberError, ValueError):
             digits = "".join(ch for ch in t if ch in "0123456789")[:3]  # not isdigit(): "²" is a digit to it
             if len(digits) < 3 or digits[0] == "0":
                 return []
             key = RuleNumber(int(digits)).sort_key()
-        pos = bisect.bisect_left(self._keys, key)
+        pos = place(self._keys, key)
         lo, hi = max(0, pos - limit // 2), min(len(self.numbers), pos + limit - limit // 2)
         if hi - lo < limit:
             lo = max(0, hi - limit)

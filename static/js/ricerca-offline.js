@@ -240,20 +240,33 @@
   function citedRules(ix, q, rules) {
     var C = root.judgeCitazioni;
     if (!C || !ix.pesi.numero) return { text: q, units: [] };
-    var ref = C.withRuleDots(q), cites = C.findCitations(ref), units = [];
+    var ref = C.withRuleDots(q), cites = C.findCitations(ref), units = [], missing = [];
     cites.forEach(function (c) {
       c.numbers.slice(0, 5).forEach(function (n) {
         var pos = ix.posizione.get(n), scores = new Map();
-        if (pos === undefined) return;
+        if (pos === undefined) {
+          c.missing = true;
+          if (missing.indexOf(n) < 0) missing.push(n);
+          return;
+        }
         [2 * pos, 2 * pos + 1].forEach(function (doc) { if (isDocument(rules, doc)) scores.set(doc, ix.pesi.numero); });
         units.push({ label: n, scores: scores, weight: 1, stems: { it: new Set(), en: new Set() } });
       });
     });
-    if (!units.length) return { text: ref, units: units };
     var text = ref.split("");  // UTF-16 units, as the spans count
-    cites.forEach(function (c) { for (var i = c.start; i < c.end; i++) text[i] = " "; });
-    return { text: text.join(""), units: units };
+    cites.forEach(function (c) {
+      var end = c.end;
+      if (c.missing) {  // query.py _letters_after: the letters a citation of no rule was meant to go on with
+        MORE_LETTERS.lastIndex = end;
+        var m = MORE_LETTERS.exec(ref);
+        if (m) end = MORE_LETTERS.lastIndex;
+      }
+      for (var i = c.start; i < end; i++) text[i] = " ";
+    });
+    return { text: text.join(""), units: units, missing: missing };
   }
+  var REFERENCE_WORDS = new Set(["vedi", "see", "la", "the", "regola", "regole", "rule", "rules", "cr"]);
+  var MORE_LETTERS = /(?:\s*(?:\/|,|\be\b|\bed\b|\bo\b|\band\b|\bor\b)\s*[a-z](?![\w\/]))+/iy;
 
   /* layout.py Layout.filter: the documents the search's filters allow (language, chapter, section; as
      query.py Engine.search checks them), or null for no filter. A rule's chapter is its number's first
@@ -485,6 +498,13 @@
     prepare(ix);
     var opts = options || {}, w = ix.pesi, Y = root.judgeSintassi, cleaned = Y.clean(query);
     var notes = cleaned[1], cited = citedRules(ix, cleaned[0], opts.regole);
+    // query.py: a cited number that names no rule is said so (its first three).
+    (cited.missing || []).slice(0, 3).forEach(function (n) { notes.push("La regola " + n + " non esiste."); });
+    // citations.py as_rule_query: «vedi 704.5o» is only a reference, to no rule: nothing is searched.
+    if (cited.missing && cited.missing.length && !cited.units.length &&
+        R.words(cited.text).every(function (x) { return REFERENCE_WORDS.has(x); })) {
+      return { rules: [], suggestion: null, notes: notes, quick: null };
+    }
     var q = cited.text, typedWords = R.words(q), cards = namedCards(ix, q);
     var all = R.words(cards.text);
     var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }));

@@ -66,6 +66,9 @@ def test_forgiving_resolution_and_nearest(corpus):
     assert corpus.resolve("<script>") is None
     near = [r.number for r in corpus.nearest("703.4o")]
     assert "703.4p" in near and all(corpus.get(n) for n in near)
+    # A letter the rules skip sits where the alphabet puts it (before: after 704.5z, so 704.5y… came back).
+    assert {"704.5n", "704.5p"} <= {r.number for r in corpus.nearest("704.5o")}
+    assert {"704.5k", "704.5m"} <= {r.number for r in corpus.nearest("704.5l")}
     assert corpus.nearest("zzz") == []
     assert all(corpus.get(r.number) for r in corpus.nearest("10²"))  # Unicode digits are not ASCII digits
 

@@ -200,3 +200,28 @@ def test_rule_numbers_inside_a_query_give_the_servers_answers(page, server_engin
     # a rule matching only its number falls behind, as on the site).
     cited = [{n for c in find_citations(with_rule_dots(q)) for n in c.numbers} for q in queries]
     assert sum(1 for ns, g in zip(cited, got) if ns & set(g)) >= 40
+
+
+def test_a_cited_number_of_no_rule_is_said_so_offline_as_on_the_server(page, server_engine):  # noqa: F811
+    """«travolgere 704.5o/p»: 704.5o names no rule (the rules skip «o»), so both say «La regola 704.5o non
+    esiste.» and neither searches its letters as words («o/p» read as power/toughness found 302.4 first)."""
+    queries = ["travolgere 704.5o/p", "704.5o/p", "704.5l e m", "999.9", "vedi 704.5o",
+               "702.19 e 999.1 travolgere", "regole 704.5f/g danno letale"]
+    offline.copy_ready(page)
+    page.goto("/offline/cerca")
+    page.wait_for_function("window.judgeRicercaOffline !== undefined && window.judgeCitazioni !== undefined")
+    got = page.evaluate("""async qs => {
+        const app = document.getElementById("offline-app");
+        const ix = await (await fetch(app.dataset.indice)).json(), data = await (await fetch(app.dataset.dati)).json();
+        return qs.map(q => { const a = judgeRicercaOffline.answer(ix, q, { regole: data.regole });
+                             return [a.notes, a.rules.slice(0, 3)]; });
+    }""", queries)
+    for q, (notes, rules) in zip(queries, got):
+        online = server_engine.search(q, per_page=3)
+        assert notes == online.notes, q
+        assert rules == [h.number for h in online.hits], q
+    said = dict(zip(queries, got))
+    assert said["travolgere 704.5o/p"][0] == ["La regola 704.5o non esiste."]
+    assert said["travolgere 704.5o/p"][1][0].startswith("702.19")
+    assert said["704.5l e m"] == [["La regola 704.5l non esiste."], []]
+    assert said["regole 704.5f/g danno letale"][0] == []

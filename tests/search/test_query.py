@@ -31,6 +31,18 @@ def test_missing_rule_number_offers_nearest(engine, corpus):
     assert r.rule is None and r.nearest and all(n in corpus for n in r.nearest)
 
 
+def test_a_cited_number_of_no_rule_inside_a_query_is_said_and_not_searched(engine):
+    """«travolgere 704.5o/p»: the rules skip «o», so 704.5o is no rule; the words are searched without it and the
+    letters it went on with («o/p» read as power/toughness put 302.4 first)."""
+    r = engine.search("travolgere 704.5o/p")
+    assert r.notes == ["La regola 704.5o non esiste."]
+    assert {"704.5n", "704.5p"} <= set(r.nearest)
+    assert numbers(r)[0].startswith("702.19") and "302.4" not in numbers(r)[:5]
+    assert engine.search("704.5l e m").hits == []
+    both = engine.search("702.19 e 999.1 travolgere")
+    assert both.notes == ["La regola 999.1 non esiste."] and both.nearest == [] and numbers(both)[0] == "702.19"
+
+
 def test_number_inside_free_text_ranks_that_rule_first(engine):
     assert numbers(engine.search("vedi 704.5a punti vita"))[0] == "704.5a"
 
