@@ -69,6 +69,15 @@ def test_an_effect_lasting_until_end_of_turn_is_not_a_question_of_when(engine):
     assert parse_frames("cornice\tfrasi\targomento\tregole\nquando\t=finisce\t\t514.2\n")[0].phrases == ((("finisce", None),),)
 
 
+def test_a_frame_word_that_shares_its_stem_with_another_word_counts_only_as_written():
+    """«prima» (before) and «primo» (first, as in «primo attacco») share a stem, as «patta» (a draw) and «patto»
+    (a pact): the table writes «=prima» and «=patta», so only those words say the frame."""
+    assert [f.name for f in read("i giocatori pescano prima entrambi all'inizio?").frames] == ["ordine"]
+    assert read("i giocatori pescano con primo attacco entrambi?").frames == []
+    assert [f.name for f in read("è patta se perdono entrambi nello stesso momento?").frames] == ["prevale"]
+    assert read("con il patto perdono entrambi nello stesso momento?").frames == []
+
+
 def test_the_frames_words_are_told_apart_from_the_subject():
     reading = read("chi controlla l'equipaggiamento sulla creatura rubata?")
     assert {"chi", "controlla"} <= reading.frame_words and "equipaggiamento" not in reading.frame_words
