@@ -13,6 +13,12 @@ is about, and the rules that answer, the one that answers the frame first.
   search adds them to the rules its words find (query.py);
 - the frame's own words («controlla», «ordine», «livello»): they say what is asked, not what it is
   about, and weigh less in the search than the words of the subject.
+
+A card the question names is part of what it is about: «Ho Hardened Scales e un effetto che raddoppia i
+segnalini: in che ordine si applicano?» asks the order of replacement effects (616.1) without the word, since
+the card is one. ``read`` takes what the named cards are (``about``: judge/search/named_cards.py, their type
+line and the titles of the rules they rely on) as words a subject may be said with; the frame itself must be
+in the question.
 """
 
 from __future__ import annotations
@@ -102,7 +108,8 @@ def parse_frames(text: str) -> list[Frame]:
 class Frames(tuple):
     """The frames of a table, in file order, with the frames each word or stem may start: a phrase
     can only match where its first word does, so a question is checked against the few frames its
-    words can start (``starts``: folded word, or "\\x00" and a stem -> positions)."""
+    words can start (``starts``: folded word, or "\\x00" and a stem -> positions). ``subject_keys``:
+    every word and stem key a subject is said with."""
 
     def __new__(cls, frames):
         self = super().__new__(cls, frames)
@@ -113,6 +120,8 @@ class Frames(tuple):
                     if k is not None:
                         starts.setdefault(k, set()).add(i)
         self.starts = {k: tuple(sorted(v)) for k, v in starts.items()}
+        self.subject_keys = frozenset(k for f in self for g in f.subject for p in g for tok in p for k in tok
+                                      if k is not None)
         return self
 
 
@@ -142,18 +151,39 @@ def _find(phrase: Phrase, ws: list[str], keys: list[str | None], where: dict[str
     return None
 
 
-def read(text: str, frames: Frames | None = None) -> Reading:
-    """The frames ``text`` matches and what they bring (see the module's docstring)."""
-    ws = words(text)
-    out = Reading()
-    if len(ws) < 2:
-        return out
-    keys = [_stem_key(w) for w in ws]
+def subject_words(text: str, frames: Frames | None = None) -> str:
+    """The words of ``text`` a frame's subject may be said with, in order (what a named card is, kept
+    short: the offline index holds it for every card)."""
+    keys = (frames if frames is not None else load_frames()).subject_keys
+    return " ".join(w for w in words(text) if w in keys or _stem_key(w) in keys)
+
+
+def _positions(ws: list[str], keys: list[str | None]) -> dict[str, list[int]]:
     where: dict[str, list[int]] = {}
     for i, (w, k) in enumerate(zip(ws, keys)):
         where.setdefault(w, []).append(i)
         if k is not None:
             where.setdefault(k, []).append(i)
+    return where
+
+
+def read(text: str, frames: Frames | None = None, about: tuple[str, ...] = ()) -> Reading:
+    """The frames ``text`` matches and what they bring (see the module's docstring); ``about``: what each
+    card the question names is, words its subject may be said with."""
+    ws = words(text)
+    out = Reading()
+    if len(ws) < 2:
+        return out
+    keys = [_stem_key(w) for w in ws]
+    where = _positions(ws, keys)
+    # The subject is looked for in the question and then in each card's words, apart (a gap longer than a
+    # phrase allows: no phrase runs from one into the next).
+    sws, skeys = list(ws), list(keys)
+    for text_about in about:
+        more = words(text_about)
+        sws += [""] * (MAX_GAP + 1) + more
+        skeys += [None] * (MAX_GAP + 1) + [_stem_key(w) for w in more]
+    swhere = _positions(sws, skeys) if len(sws) > len(ws) else where
     frames = frames if frames is not None else load_frames()
     candidates = sorted({i for k in where for i in frames.starts.get(k, ())})
     for frame in (frames[i] for i in candidates):
@@ -163,7 +193,7 @@ def read(text: str, frames: Frames | None = None) -> Reading:
             continue
         if len(said) > 1:  # «chi controlla», «in che ordine»: the frame's words, whatever it is about
             out.frame_words.update(ws[i] for i in said)
-        if any(all(_find(p, ws, keys, where) is None for p in group if p[0][0] in where or p[0][1] in where)
+        if any(all(_find(p, sws, skeys, swhere) is None for p in group if p[0][0] in swhere or p[0][1] in swhere)
                for group in frame.subject):
             continue
         out.frames.append(frame)

@@ -9,10 +9,15 @@ invokes (judge/cards/text_rules.py: «instead» → 614.1a, «skip» → 614.10,
 the rules its official rulings speak of (judge/search/card_rulings.py).
 The basic characteristics every card has (mana cost, colour, type line, power and toughness)
 bring nothing: every card would bring them.
+
+What a card is also says what a question is about (``about``, read by the question's frame:
+judge/search/frames.py): its Italian type line and the titles of what its main rules are about (Hardened
+Scales: «Incantesimo», «Effetti di sostituzione»), kept to the words a frame's subject may use.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,7 +26,10 @@ from judge.cards.mentions import GameWords, mentioned
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable, load_table
 from judge.cards.text_rules import invoked
+from judge.cards.types_it import italian_type_line
+from judge.corpus.numbers import RuleNumber
 from judge.search.card_rulings import ruling_rules
+from judge.search.frames import subject_words
 
 # How much each kind of rule a card relies on weighs (the weight of the rules a question's likeness
 # brings is 1 at most: judge/search/learned.py).
@@ -30,6 +38,7 @@ TEXT = 1.0  # the first rule of a phrase of its text («instead» → 614.1a); t
 TEXT_NEXT = 0.8
 KIND = 0.7  # the rules of its supertypes, subtypes and layout
 RULING = 0.6  # a rule one of its rulings speaks of (judge/search/card_rulings.py; chosen on tuning)
+ABOUT = 0.8  # the rules whose titles say what a card is about: its keywords' and its text's, not its rulings'
 SKIPPED = {"costo di mana", "colore", "forza e costituzione", "riga del tipo", "tipo",
            "forza o costituzione con *", "fedeltà", "difesa"}
 
@@ -39,6 +48,7 @@ class NamedCards:
     text: str  # the question without the cards' names
     cards: list[Match] = field(default_factory=list)
     rules: dict[str, float] = field(default_factory=dict)  # rule -> weight
+    about: tuple[str, ...] = ()  # what each card is, in words a question's subject may use (card_about)
 
 
 def named_cards(text: str, corpus, words: GameWords | Callable[[str], bool], table: CardTable | None = None) -> NamedCards:
@@ -55,11 +65,35 @@ def named_cards(text: str, corpus, words: GameWords | Callable[[str], bool], tab
     rules = card_rules(corpus)
     for m in reversed(found):  # from the end, so that earlier positions stay valid
         out.text = out.text[:m.start] + " " + out.text[m.end:]
+    about = []
     for m in found:
         if all(c.face.name != m.match.face.name for c in out.cards):
             out.cards.append(m.match)
-        add_face(out.rules, m.match.face, rules, corpus)
+            own: dict[str, float] = {}
+            add_face(own, m.match.face, rules, corpus)
+            about.append(card_about(m.match.face, own, corpus))
+            for n, w in own.items():
+                if w > out.rules.get(n, 0.0):
+                    out.rules[n] = w
+    out.about = tuple(a for a in about if a)
     return out
+
+
+def card_about(face, own: dict[str, float], corpus) -> str:
+    """What ``face`` is, in the words a question's subject may use (frames.subject_words): its Italian type
+    line, and the titles of the keywords and sections of the rules it relies on most (``own``: add_face's)."""
+    line = re.sub(r"\([^()]*\)", " ", italian_type_line(face.types, face.supertypes, face.subtypes, corpus))
+    titles = dict.fromkeys(_title(n, corpus) for n, w in own.items() if w >= ABOUT)
+    return subject_words(" ".join([line, *titles]))
+
+
+def _title(number: str, corpus) -> str:
+    """The Italian title of what a rule is about: its keyword's or keyword action's (702.19b → 702.19
+    «Travolgere»), else its section's (614.1a → 614 «Effetti di sostituzione»)."""
+    n = RuleNumber.parse(number)
+    rule = corpus.get(f"{n.section}.{n.rule}" if n.section in (701, 702) and n.rule is not None else str(n.section))
+    text = rule and (rule.tr or rule.it)
+    return text.text if text else ""
 
 
 def _add(acc: dict[str, float], number: str | None, weight: float, corpus) -> None:

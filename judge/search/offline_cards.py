@@ -24,6 +24,9 @@ Format (JSON, compact: the 32,510 faces with a name that may count, about 50,000
 - ``regole``: each card's rule set, in the order of ``schede``, base 36, space-separated;
 - ``insiemi``: the rule sets, the commonest first, each "position:weight …" (rule position in
   ``regole`` of the index, base 36; the weight as the server computes it);
+- ``descrizioni``: what each card is, in the words a question's subject may use (``named_cards.card_about``),
+  the distinct ones, the commonest first; ``descrizione``: each card's, in the order of ``schede``, base 36,
+  space-separated;
 - ``parole``: ``mentions.MAX_NAME_WORDS``, ``carte``: ``mentions.MAX_MENTIONS``, ``lunghe``:
   ``mentions.MIN_DISTINCT_CHARS``, ``peso``: ``question.W_CARD``.
 """
@@ -39,7 +42,7 @@ from judge.cards.mentions import MAX_MENTIONS, MAX_NAME_WORDS, MIN_DISTINCT_CHAR
 from judge.cards.rules import card_rules
 from judge.cards.table import CardTable
 from judge.search import question
-from judge.search.named_cards import add_face
+from judge.search.named_cards import add_face, card_about
 
 NEVER, ALWAYS, TYPED_AS_NAME = "0", "1", "2"
 
@@ -75,7 +78,7 @@ def _weight(w: float) -> str:
 def build_cards(corpus, words: GameWords | Callable[[str], bool], table: CardTable | None) -> dict:
     """The ``carte`` section of the offline index (nothing in it when there is no card table)."""
     position = {n: i for i, n in enumerate(corpus.numbers)}
-    lines: list[tuple[str, str, str]] = []  # (English key, the card's line, its rule set)
+    lines: list[tuple[str, str, str, str]] = []  # (English key, the card's line, its rule set, what it is)
     if table is not None:
         rules = card_rules(corpus)
         for row in range(len(table)):
@@ -102,14 +105,22 @@ def build_cards(corpus, words: GameWords | Callable[[str], bool], table: CardTab
             acc: dict[str, float] = {}
             add_face(acc, face, rules, corpus)
             rule_set = " ".join(f"{b36(position[n])}:{_weight(w)}" for n, w in sorted(acc.items(), key=lambda x: position[x[0]]))
-            lines.append((name_key(face.name), italian + "|".join(entries), rule_set))
+            lines.append((name_key(face.name), italian + "|".join(entries), rule_set, card_about(face, acc, corpus)))
     lines.sort()
-    by_use = Counter(r for _, _, r in lines)
-    sets = sorted(by_use, key=lambda r: (-by_use[r], r))  # the commonest sets get the shortest ids
-    set_id = {r: b36(i) for i, r in enumerate(sets)}
+    sets, set_id = _by_use(r for _, _, r, _ in lines)
+    abouts, about_id = _by_use(a for _, _, _, a in lines)
     return {
-        "schede": "\n".join(line for _, line, _ in lines),
-        "regole": " ".join(set_id[r] for _, _, r in lines),
+        "schede": "\n".join(line for _, line, _, _ in lines),
+        "regole": " ".join(set_id[r] for _, _, r, _ in lines),
         "insiemi": sets,
+        "descrizione": " ".join(about_id[a] for _, _, _, a in lines),
+        "descrizioni": abouts,
         "parole": MAX_NAME_WORDS, "carte": MAX_MENTIONS, "lunghe": MIN_DISTINCT_CHARS, "peso": question.W_CARD,
     }
+
+
+def _by_use(values) -> tuple[list[str], dict[str, str]]:
+    """The distinct values, the commonest first, and each one's id (base 36: the commonest get the shortest)."""
+    by_use = Counter(values)
+    distinct = sorted(by_use, key=lambda v: (-by_use[v], v))
+    return distinct, {v: b36(i) for i, v in enumerate(distinct)}

@@ -44,7 +44,7 @@ class Question:
 def read_question(text: str, corpus, words: GameWords | Callable[[str], bool], table: CardTable | None) -> Question:
     """The cards ``text`` names (none without a card table) and the frame of what is left."""
     cards = named_cards(text, corpus, words, table) if table is not None else NamedCards(text)
-    return Question(cards.text, cards, read(cards.text))
+    return Question(cards.text, cards, read(cards.text, about=cards.about))
 
 
 def candidate_rules(question: Question, text: str, memory: Memory) -> dict[str, float]:

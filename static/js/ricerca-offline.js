@@ -313,15 +313,22 @@
 
   /* frames.py read: the frames the question matches, in file order (each {rules, asks}: what it asks, from
      the index's ``risposta``), the rules they bring (rule -> weight) and the frame's own words. */
-  function readQuestion(ix, ws, ss) {
+  function readQuestion(ix, ws, ss, about) {
     var out = { frames: [], rules: new Map(), frameWords: new Set() };
     if (ws.length < 2) return out;
+    // The subject is looked for in the question, then in what each named card is, apart (frames.py read).
+    var sws = ws.slice(), sss = ss.slice();
+    (about || []).forEach(function (a) {
+      var more = R.words(a);
+      for (var g = 0; g <= MAX_GAP; g++) { sws.push(""); sss.push(null); }
+      more.forEach(function (x) { sws.push(x); sss.push(stem(ix, x, "it")); });
+    });
     ix.cornici.forEach(function (f, row) {
       var said = null;
       f[0].some(function (p) { said = findPhrase(p, ws, ss); return said !== null; });
       if (!said) return;
       if (said.length > 1) said.forEach(function (i) { out.frameWords.add(ws[i]); });
-      if (!f[1].every(function (g) { return g.some(function (p) { return findPhrase(p, ws, ss) !== null; }); })) return;
+      if (!f[1].every(function (g) { return g.some(function (p) { return findPhrase(p, sws, sss) !== null; }); })) return;
       said.forEach(function (i) { out.frameWords.add(ws[i]); });
       out.frames.push({ rules: f[2], asks: ix.risposta ? ix.risposta.chiede[ix.risposta.cornici[row]] || "" : "" });
       var w = 1;
@@ -385,10 +392,12 @@
   /* The index's cards (offline_cards.py): folded name -> [card, "1" always a name | "2" if typed as one]. */
   function cardNames(ix) {
     if (ix.nomiCarte) return ix.nomiCarte;
-    var c = ix.carte, sets = c.regole ? c.regole.split(" ") : [], out = new Map();
+    var c = ix.carte, sets = c.regole ? c.regole.split(" ") : [], abouts = c.descrizione ? c.descrizione.split(" ") : [];
+    var out = new Map();
     (c.schede ? c.schede.split("\n") : []).forEach(function (line, i) {
       var names = line.slice(1).split("|"), italian = line[0] === "i";
-      var card = { name: names[italian ? 1 : 0].slice(1), english: italian ? names[0].slice(1) : null, set: parseInt(sets[i], 36) };
+      var card = { name: names[italian ? 1 : 0].slice(1), english: italian ? names[0].slice(1) : null, set: parseInt(sets[i], 36),
+        about: abouts.length ? c.descrizioni[parseInt(abouts[i], 36)] : "" };
       names.forEach(function (n) { if (n[0] !== "0") out.set(nameWords(n.slice(1)).join(" "), [card, n[0]]); });
     });
     ix.nomiCarte = out;
@@ -440,12 +449,14 @@
 
   /* named_cards.py named_cards: the question without the cards' names, the cards, their rules (number -> weight). */
   function namedCards(ix, text) {
-    var out = { text: text, cards: [], rules: new Map() };
+    var out = { text: text, cards: [], rules: new Map(), about: [] };
     if (!ix.carte) return out;
     var found = mentioned(ix, text);
     found.slice().reverse().forEach(function (m) { out.text = out.text.slice(0, m.start) + " " + out.text.slice(m.end); });
     found.forEach(function (m) {
-      if (out.cards.indexOf(m.card) === -1) out.cards.push(m.card);
+      if (out.cards.indexOf(m.card) !== -1) return;
+      out.cards.push(m.card);
+      if (m.card.about) out.about.push(m.card.about);
       cardRules(ix, m.card).forEach(function (w, n) { if (w > (out.rules.get(n) || 0)) out.rules.set(n, w); });
     });
     return out;
@@ -507,7 +518,7 @@
     }
     var q = cited.text, typedWords = R.words(q), cards = namedCards(ix, q);
     var all = R.words(cards.text);
-    var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }));
+    var reading = readQuestion(ix, all, all.map(function (x) { return stem(ix, x, "it"); }), cards.about);
     var clauses = Y.parse(cards.text);
     if (clauses.reduce(function (a, c) { return a + c.reduce(function (b, it) { return b + it.words.length; }, 0); }, 0) > w.parole) {
       clauses = Y.truncate(clauses, w.parole);  // the words searched: the first syntax.py MAX_WORDS, as the server's

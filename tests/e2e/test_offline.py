@@ -203,24 +203,31 @@ def test_the_offline_search_reads_the_cards_a_question_names_as_the_server(page,
                  # a phrase no rule says, in lower case; a word the rules write only as a name; «degli»
                  "forza di volontà posso pagare il costo alternativo durante il mio turno?",
                  "Fog previene anche il danno da combattimento delle creature con travolgere?",
-                 "se lancio Volere degli Dei scegliendo il bianco l'Aura cade?"]
+                 "se lancio Volere degli Dei scegliendo il bianco l'Aura cade?",
+                 # the frame's subject said by what the card is (replacement effects; a planeswalker)
+                 "con Hardened Scales e Doubling Season in che ordine si applicano ai segnalini?",
+                 "posso attivare Jace, the Mind Sculptor durante il turno del mio avversario?"]
     # Card names read as words, as the server reads them: the rules say «prende l'iniziativa».
     words = ["posso prendere l'iniziativa se ce l'ho già?", "Brawl starting life total"]
     got = page.evaluate("""async (qs) => {
-        const ix = await (await fetch(document.getElementById("offline-app").dataset.indice)).json();
+        const app = document.getElementById("offline-app");
+        const ix = await (await fetch(app.dataset.indice)).json(), data = await (await fetch(app.dataset.dati)).json();
         const S = judgeRicercaOffline;
         const names = ix.carte.schede.split("\\n").flatMap(l => l.slice(1).split("|").map(n => n.slice(1)));
-        return {answers: qs.map(q => [S.search(ix, q).slice(0, 5), S.cards(ix, q)]),
+        return {answers: qs.map(q => { const a = S.answer(ix, q, { regole: data.regole });
+                                       return [a.rules.slice(0, 5), S.cards(ix, q), a.quick && a.quick.number]; }),
                 names: names, keys: names.map(n => S.nameKey(n))};
     }""", questions + words)
     wrong = [(n, k) for n, k in zip(got["names"], got["keys"]) if k != name_key(n)]
     assert len(got["names"]) > 30_000 and not wrong, wrong[:5]
-    for q, (top, cards) in zip(questions + words, got["answers"]):
+    for q, (top, cards, quick) in zip(questions + words, got["answers"]):
         online = server_engine.search(q, per_page=5)
         assert [c["name"] for c in cards] == [m.face.display_name for m in online.cards], q
         assert bool(cards) == (q in questions), q
         assert top[0] == online.hits[0].number, (q, top)
-    top, cards = got["answers"][0]
+        if "Hardened Scales" in q or "Jace" in q:
+            assert quick == online.answer.number == ("616.1" if "Hardened" in q else "606.3"), (q, quick)
+    top, cards, _ = got["answers"][0]
     assert "614.1a" in top and cards == [{"name": "Riposa in Pace", "english": "Rest in Peace"}], top
     visit_once(page)
     page.context.set_offline(True)

@@ -34,10 +34,11 @@ def section(corpus, engine, table):
 
 @pytest.fixture(scope="module")
 def offline(corpus, section):
-    """The section read back: folded name -> (card's shown names, its kind of mention, its rules)."""
-    sets = section["regole"].split()
+    """The section read back: folded name -> (card's shown names, its kind of mention, its rules, what it is)."""
+    sets, abouts = section["regole"].split(), section["descrizione"].split()
+    assert len(sets) == len(abouts) == len(section["schede"].split("\n"))
     out = {}
-    for line, set_id in zip(section["schede"].split("\n"), sets):
+    for line, set_id, about_id in zip(section["schede"].split("\n"), sets, abouts):
         names = line[1:].split("|")
         shown = (names[1][1:], names[0][1:]) if line[0] == "i" else (names[0][1:], None)
         rules = {}
@@ -48,7 +49,7 @@ def offline(corpus, section):
             assert n[0] in (NEVER, ALWAYS, TYPED_AS_NAME)
             if n[0] != NEVER:
                 assert name_key(n[1:]) not in out, n  # a name stands for one card
-                out[name_key(n[1:])] = (shown, n[0], rules)
+                out[name_key(n[1:])] = (shown, n[0], rules, section["descrizioni"][int(about_id, 36)])
     return out
 
 
@@ -61,10 +62,12 @@ def test_a_question_names_the_same_card_with_the_same_rules_offline(text, corpus
     server = named_cards(text, corpus, engine.game_words, table)
     assert server.cards, text
     rules: dict[str, float] = {}
+    abouts = []
     for m in server.cards:
         key = name_key(m.name)
         assert key in offline, (text, m.name)
-        shown, kind, card_rules = offline[key]
+        shown, kind, card_rules, about = offline[key]
+        abouts += [about] if about else []
         assert shown == (m.face.display_name, m.face.english_aside), text
         # A name that counts only typed as a name is typed so in the question.
         assert kind == ALWAYS or all(w[0].isupper() for w in m.name.split() if len(w) >= 4 and w not in ALL_STOPS), text
@@ -72,6 +75,7 @@ def test_a_question_names_the_same_card_with_the_same_rules_offline(text, corpus
             rules[n] = max(rules.get(n, 0.0), w)
     assert rules == pytest.approx(server.rules), text
     assert set(rules) == set(server.rules)
+    assert tuple(abouts) == server.about, text
 
 
 def test_the_section_says_when_a_name_counts_and_what_weighs_it(section, offline, engine):
@@ -92,5 +96,9 @@ def test_the_section_says_when_a_name_counts_and_what_weighs_it(section, offline
     typed = [k for k, v in offline.items() if v[1] == TYPED_AS_NAME]
     assert any(len(k.split()) > 1 for k in typed) and any(len(k.split()) == 1 for k in typed)
     # Rest in Peace: «instead» brings 614.1a, at the server's weight for a phrase of its text.
-    shown, _, rules = offline["rest in peace"]
+    shown, _, rules, about = offline["rest in peace"]
     assert shown == ("Riposa in Pace", "Rest in Peace") and rules["614.1a"] == 1.0
+    # What it is, in the words a frame's subject may use: an enchantment, a replacement effect, a triggered
+    # ability that exiles (when it enters, it exiles every graveyard).
+    assert about == "incantesimo effetti di sostituzione abilita innescate esilio esiliare"
+    assert len(section["descrizioni"]) < len(offline) / 10  # shared: the commonest get the shortest ids

@@ -16,6 +16,7 @@ from judge.cards.text_rules import invoked, parse_text_rules, load_text_rules
 from judge.search.analysis import terms
 from judge.search.evaluate import load_learning, load_measured
 from judge.search.frames import is_full_question, load_frames, parse_frames, read
+from judge.search.question import read_question
 from judge.search.learned import (CARD, NEIGHBOURS, QUESTIONS_FILE, RULE, RULE_QUESTION_LIKENESS, SITUATION,
                                   WORD_NEIGHBOURS, Asked, Memory, read_card_questions, read_questions,
                                   read_rule_questions)
@@ -76,6 +77,24 @@ def test_a_frame_word_that_shares_its_stem_with_another_word_counts_only_as_writ
     assert read("i giocatori pescano con primo attacco entrambi?").frames == []
     assert [f.name for f in read("è patta se perdono entrambi nello stesso momento?").frames] == ["prevale"]
     assert read("con il patto perdono entrambi nello stesso momento?").frames == []
+
+
+def test_a_card_the_question_names_says_what_the_question_is_about(engine):
+    """«in che ordine si applicano ai segnalini?» says no replacement effect, but Hardened Scales and Doubling
+    Season are ones: what the cards are (named_cards.card_about) says the subject of the frame «ordine»,
+    whose rule (616.1) answers; the frame itself must be in the question, and no phrase runs across a gap."""
+    q = "con Hardened Scales e Doubling Season in che ordine si applicano ai segnalini?"
+    question = read_question(q, engine.corpus, engine.game_words, load_table())
+    assert question.cards.about[0] == "incantesimo effetti di sostituzione"
+    assert [f.name for f in question.reading.frames] == ["ordine"] and question.reading.rules["616.1"] == 1.0
+    assert "616.1" in ranked(engine, q, 3)
+    assert engine.search(q).answer.number == "616.1"
+    assert read("con queste due carte in che ordine si applicano ai segnalini?").frames == []
+    # The frame's own words are never taken from the card: «ordine» only in what a card is says nothing.
+    assert read("con queste due carte cosa si applica ai segnalini?", about=("ordine sostituzione",)).frames == []
+    # «effetti di» | «sostituzione»: two cards' words stay apart, as the question's and a card's.
+    assert read("in che ordine si applicano?", about=("effetti di",)).frames == []
+    assert [f.name for f in read("in che ordine si applicano?", about=("effetti di sostituzione",)).frames] == ["ordine"]
 
 
 def test_the_frames_words_are_told_apart_from_the_subject():
