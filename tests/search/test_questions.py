@@ -97,6 +97,14 @@ def test_a_card_the_question_names_says_what_the_question_is_about(engine):
     assert [f.name for f in read("in che ordine si applicano?", about=("effetti di sostituzione",)).frames] == ["ordine"]
 
 
+def test_damage_and_a_minus_counter_or_effect_read_as_lethal_damage():
+    """A creature with damage that gets -1/-1: the question «muore?» is the lethal damage one (704.5g), the
+    toughness lowered by -1/-1 rather than named."""
+    reading = read("la mia 3/3 ha preso 2 danni in combattimento, se poi riceve -1/-1 fino a fine turno muore?")
+    assert [f.name for f in reading.frames] == ["succede"] and reading.rules["704.5g"] == 1.0
+    assert read("la mia 3/3 riceve -1/-1 fino a fine turno, muore?").frames == []  # no damage: not 704.5g
+
+
 def test_the_frames_words_are_told_apart_from_the_subject():
     reading = read("chi controlla l'equipaggiamento sulla creatura rubata?")
     assert {"chi", "controlla"} <= reading.frame_words and "equipaggiamento" not in reading.frame_words
