@@ -39,6 +39,10 @@ BLIND8_FILE = ROOT / "tests" / "search" / "questions_blind8.json"
 # 100 more, written while the cards' names in questions were read better (eight removed before any measure:
 # four fifths of their stems were those of a measured or a learned question); measured once on each engine.
 BLIND9_FILE = ROOT / "tests" / "search" / "questions_blind9.json"
+# 100 more, written while a named card's kind was read into the question's frame (six removed before any
+# measure: four fifths of their stems were those of a measured or a learned question); measured once on
+# each engine.
+BLIND10_FILE = ROOT / "tests" / "search" / "questions_blind10.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -132,8 +136,9 @@ load_blind6 = _blind_set(BLIND6_FILE, 6)
 load_blind7 = _blind_set(BLIND7_FILE, 7)
 load_blind8 = _blind_set(BLIND8_FILE, 8)
 load_blind9 = _blind_set(BLIND9_FILE, 9)
+load_blind10 = _blind_set(BLIND10_FILE, 10)
 BLIND_LOADERS = (load_blind, load_blind2, load_blind3, load_blind4, load_blind5, load_blind6, load_blind7,
-                 load_blind8, load_blind9)
+                 load_blind8, load_blind9, load_blind10)
 
 
 def load_measured() -> list[Question]:

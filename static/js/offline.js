@@ -172,6 +172,47 @@
     return el("h1", {}, [el("span", { class: "numero-titolo", text: rule.n }), rule.t.slice(rule.n.length)]);
   }
 
+  /* judge/corpus/numbers.py sort_key: numeric order, a chapter before its sections; a letter the rules skip
+     («704.5o») as the letter before it, placed after it (model.py Corpus.nearest). null: no rule number. */
+  var SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz", NUMBER_KEY = /^(?:([1-9])|([1-9]\d{2})(?:\.(\d{1,3})([a-z]{0,2}))?)$/;
+  function numberKey(n) {
+    var m = NUMBER_KEY.exec(n), after = false;
+    if (!m) return null;
+    if (m[1]) return [[+m[1], -1, -1, 0, 0], false];
+    var letters = m[4] || "", idx = 0;
+    for (var i = 0; i < letters.length; i++) {
+      var p = SUBRULE_LETTERS.indexOf(letters[i]);
+      if (p < 0) {  // «l» → «k», «o» → «n»
+        after = true;
+        p = SUBRULE_LETTERS.indexOf(String.fromCharCode(letters.charCodeAt(i) - 1));
+      }
+      idx = idx * SUBRULE_LETTERS.length + p + 1;
+    }
+    return [[Math.floor(+m[2] / 100), +m[2], m[3] === undefined ? -1 : +m[3], letters.length, idx], after];
+  }
+  function compareKeys(a, b) {
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+  }
+
+  /* model.py Corpus.nearest: the rules nearest in numeric order to ``number`` (a rule of no edition). */
+  function nearestRules(data, number, limit) {
+    var parsed = numberKey(number);
+    if (!parsed) {
+      var digits = number.replace(/[^0-9]/g, "").slice(0, 3);
+      if (digits.length < 3 || digits[0] === "0") return [];
+      parsed = numberKey(digits);
+    }
+    var rules = data.regole, lo = 0, hi = rules.length;
+    while (lo < hi) {  // bisect: the first rule after (or from) the number's place
+      var mid = (lo + hi) >> 1, c = compareKeys(numberKey(rules[mid].n)[0], parsed[0]);
+      if (c < 0 || (c === 0 && parsed[1])) lo = mid + 1; else hi = mid;
+    }
+    var half = Math.floor(limit / 2), start = Math.max(0, lo - half), end = Math.min(rules.length, lo + limit - half);
+    if (end - start < limit) start = Math.max(0, end - limit);
+    return rules.slice(start, end);
+  }
+
   function renderRule(data, number) {
     var byNumber = new Map(data.regole.map(function (r) { return [r.n, r]; }));
     var rule = byNumber.get(number);
@@ -179,6 +220,15 @@
     if (!rule) {
       app.appendChild(el("h1", { text: "Regola " + number + " non trovata" }));
       app.appendChild(el("p", { text: "La regola «" + number + "» non esiste nell'edizione del " + data.edizione.data + "." }));
+      // regola_non_trovata.html: the existing rules nearest to it.
+      var near = nearestRules(data, number, 7);
+      if (near.length) {
+        app.appendChild(el("h2", { text: "Regole esistenti più vicine" }));
+        app.appendChild(el("ul", { class: "vicine" }, near.map(function (r) {
+          var t = r.it || r.en, text = t ? t[0] : r.k === "capitolo" ? r.h : r.t;
+          return el("li", {}, [el("a", { href: ruleUrl(r.n), text: r.n }), " " + (text.length > 100 ? text.slice(0, 97) + "..." : text)]);
+        })));
+      }
       return;
     }
     document.title = (rule.k === "capitolo" ? rule.h : rule.t) + " (offline) · judge";
@@ -306,6 +356,13 @@
     var answer = window.judgeRicercaOffline.answer(ix, query, opts), found = answer.rules;
     // The server's notes (a query too long, a phrase found nowhere), then what the copy says of itself.
     answer.notes.forEach(function (note) { out.appendChild(el("p", { class: "avviso", text: note })); });
+    // cerca.html: a cited number of no rule, and none of a rule, lists the rules nearest to it.
+    var near = answer.nearestOf ? nearestRules(data, answer.nearestOf, 5) : [];
+    if (near.length) {
+      var p = el("p", {}, ["Regole vicine: "]);
+      near.forEach(function (r, i) { if (i) p.appendChild(document.createTextNode(", ")); p.appendChild(el("a", { href: ruleUrl(r.n), text: r.n })); });
+      out.appendChild(p);
+    }
     searchNotes(out, opts);
     // A word corrected as the server corrects it: cerca.html's «Forse cercavi» (text nodes: nothing typed is markup).
     if (answer.suggestion) {

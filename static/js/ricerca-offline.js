@@ -514,7 +514,7 @@
     // citations.py as_rule_query: «vedi 704.5o» is only a reference, to no rule: nothing is searched.
     if (cited.missing && cited.missing.length && !cited.units.length &&
         R.words(cited.text).every(function (x) { return REFERENCE_WORDS.has(x); })) {
-      return { rules: [], suggestion: null, notes: notes, quick: null };
+      return { rules: [], suggestion: null, notes: notes, quick: null, nearestOf: cited.missing[0] };
     }
     var q = cited.text, typedWords = R.words(q), cards = namedCards(ix, q);
     var all = R.words(cards.text);
@@ -559,7 +559,8 @@
       return a && O.correct(ix, x)[0] === a[0] ? a[0] : x;
     });
     var changed = suggested.some(function (x, i) { return x !== typedWords[i]; });
-    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null, notes: notes, quick: null };
+    var out = { rules: [], suggestion: changed ? suggested.join(" ") : null, notes: notes, quick: null,
+      nearestOf: cited.missing && cited.missing.length && !cited.units.length ? cited.missing[0] : null };
     var admitted = found.admitted, us = found.positives, allowed = allowedBy(ix, opts);
     if (allowed) admitted.forEach(function (s, doc) { if (!allowed(doc)) admitted.delete(doc); });
     if (!admitted.size && !cards.rules.size) return out;

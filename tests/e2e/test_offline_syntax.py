@@ -225,3 +225,30 @@ def test_a_cited_number_of_no_rule_is_said_so_offline_as_on_the_server(page, ser
     assert said["travolgere 704.5o/p"][1][0].startswith("702.19")
     assert said["704.5l e m"] == [["La regola 704.5l non esiste."], []]
     assert said["regole 704.5f/g danno letale"][0] == []
+
+
+def test_a_rule_of_no_edition_lists_the_nearest_rules_offline_as_the_server(page, server_engine):  # noqa: F811
+    """With the network cut: the page of a rule that does not exist lists the existing rules nearest to it, as
+    the server's 404 does (judge/web/rules.py nearest_rules: «704.5o» between 704.5n and 704.5p, the rules
+    skipping «o»), and a search citing one lists the server's «Regole vicine»."""
+    from judge.web.rules import nearest_rules
+
+    corpus = load_corpus()
+    offline.visit_once(page)
+    page.context.set_offline(True)
+    try:
+        shown = {}
+        for number in ("704.5o", "704.5l", "999.9", "100.1z", "702.999"):
+            page.goto("/regole/" + number)
+            expect(page.locator("#offline-app h2")).to_have_text("Regole esistenti più vicine")
+            shown[number] = page.locator("#offline-app ul.vicine li a").all_inner_texts()
+            assert shown[number] == [r.number for r in nearest_rules(corpus, number)], number
+        assert {"704.5n", "704.5p"} <= set(shown["704.5o"]) and {"704.5k", "704.5m"} <= set(shown["704.5l"])
+        for query in ("travolgere 704.5o/p", "999.9"):
+            online = server_engine.search(query)
+            page.goto("/cerca?q=" + quote(query, safe=""))
+            expect(page.locator("#risultati-offline .avviso").first).to_have_text(online.notes[0])
+            near = page.locator("#risultati-offline p", has_text="Regole vicine").locator("a").all_inner_texts()
+            assert near == online.nearest and near, query
+    finally:
+        page.context.set_offline(False)
