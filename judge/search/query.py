@@ -92,14 +92,6 @@ W_ALT = 0.5  # the rule's other Italian text (translation behind the community t
 W_INDEX = 0.8  # the analytic indexes' doubts pointing to the rule (rules_it/indice_analitico*.tsv); 0.5 before issue 36
 W_NUMBER = 20.0
 MAX_MISSING_NOTES = 3  # «La regola … non esiste.» for the first cited numbers that name no rule
-# The letters a citation of no rule was meant to go on with («704.5l e m», «704.5o/p»): not words to search
-# (citations.py continues no letter after one the rules skip).
-_MORE_LETTERS = re.compile(r"(?:\s*(?:/|,|\be\b|\bed\b|\bo\b|\band\b|\bor\b)\s*[a-z](?![\w/]))+", re.IGNORECASE)
-
-
-def _letters_after(text: str, end: int) -> int:
-    m = _MORE_LETTERS.match(text, end)
-    return m.end() if m else end
 W_LOOSE = 0.4  # a multi-word term whose words occur apart
 W_PT_MEANING = 0.15  # "2/2", "-1/-1" also mean power and toughness (weaker than rules writing the notation)
 W_CORRECTED = 0.7  # a corrected or completed word counts a bit less than what was typed
@@ -113,8 +105,18 @@ W_HEADING_ONLY = 0.6
 # subject are rarer than those of its frame. Chosen on the tuning halves (issue 36).
 COVERAGE_IDF = 0.5
 
+# The letters a citation of no rule was meant to go on with («704.5l e m», «704.5o/p»): not words to search
+# (citations.py continues no letter after one the rules skip).
+_MORE_LETTERS = re.compile(r"(?:\s*(?:/|,|\be\b|\bed\b|\bo\b|\band\b|\bor\b)\s*[a-z](?![\w/]))+", re.IGNORECASE)
+
+
+def _letters_after(text: str, end: int) -> int:
+    m = _MORE_LETTERS.match(text, end)
+    return m.end() if m else end
+
 
 # -- the engine -----------------------------------------------------------------------------------------
+
 
 @dataclass
 class Unit:
@@ -467,18 +469,18 @@ class Engine:
         # either (its letters would read as notation: «o/p»).
         number_units: list[Unit] = []
         missing: list[str] = []
-        text = q_ref
-        cites = find_citations(q_ref)
-        missing_in = lambda c: any(n not in self.corpus for n in c.numbers[:5])  # noqa: E731
-        for c in cites:
+        spans: list[tuple[int, int]] = []  # what the citations take out of the words
+        for c in find_citations(q_ref):
+            end = c.end
             for n in c.numbers[:5]:
                 if n in self.corpus:
                     number_units.append(Unit(label=n, query=T("number", n, W_NUMBER)))
-                elif n not in missing:
-                    missing.append(n)
-        if cites:
-            spans = [(c.start, _letters_after(q_ref, c.end) if missing_in(c) else c.end) for c in cites]
-            text = "".join(" " if any(a <= i < b for a, b in spans) else ch for i, ch in enumerate(q_ref))
+                else:
+                    end = _letters_after(q_ref, c.end)
+                    if n not in missing:
+                        missing.append(n)
+            spans.append((c.start, end))
+        text = "".join(" " if any(a <= i < b for a, b in spans) else ch for i, ch in enumerate(q_ref)) if spans else q_ref
         for n in missing[:MAX_MISSING_NOTES]:
             result.notes.append(f"La regola {n} non esiste.")
         if missing and not number_units:
