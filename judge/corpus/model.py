@@ -438,7 +438,7 @@ class Corpus:
                 key = sort_key(t)
             else:
                 number = RuleNumber.parse_loose(t)
-                if number.has_forbidden_letters:  # «704.5o» sits where the alphabet puts it: after 704.5n
+                if number.has_forbidden_letters:  # «704.5o» sits where the alphabet puts it: after 704.5n (riferimenti: nessuno)
                     number = RuleNumber(number.section, number.rule, "".join(map(_letter_before, number.letters)))
                     place = bisect.bisect_right
                 key = number.sort_key()

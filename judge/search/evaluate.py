@@ -43,6 +43,10 @@ BLIND9_FILE = ROOT / "tests" / "search" / "questions_blind9.json"
 # measure: four fifths of their stems were those of a measured or a learned question); measured once on
 # each engine.
 BLIND10_FILE = ROOT / "tests" / "search" / "questions_blind10.json"
+# A third tuning set (issue 36), written like the blind sets, 70 of its 100 questions naming a card (four removed:
+# near copies of measured or learned questions): weights are chosen on it with the other tuning halves, so its
+# figures are never reported as held-out. Its half is "messa-a-punto-3".
+TUNE3_FILE = ROOT / "tests" / "search" / "questions_tune3.json"
 # The questions the search learns from (issue 36): its tuning half feeds the engine (learned.py) and
 # chooses its weights; its held-out half is measured like the others. Its halves are "impara" and
 # "impara-verifica" in reports, apart from the halves of QUESTIONS_FILE.
@@ -141,9 +145,15 @@ BLIND_LOADERS = (load_blind, load_blind2, load_blind3, load_blind4, load_blind5,
                  load_blind8, load_blind9, load_blind10)
 
 
+def load_tune3(path: Path | None = None) -> list[Question]:
+    """The third tuning set (tests/search/questions_tune3.json), in the half "messa-a-punto-3"."""
+    return _read(Path(path or TUNE3_FILE), default="messa-a-punto-3")
+
+
 def load_measured() -> list[Question]:
-    """Every question the search is measured on (both halves of each set, and every blind set)."""
-    return load_questions() + load_fresh() + [q for load in BLIND_LOADERS for q in load()] + load_learning()
+    """Every question the search is measured on (both halves of each set, every blind set, the third tuning set)."""
+    return (load_questions() + load_fresh() + [q for load in BLIND_LOADERS for q in load()] + load_learning()
+            + load_tune3())
 
 
 def load_learning(path: Path | None = None, half: str | None = None) -> list[Question]:

@@ -105,8 +105,8 @@ W_HEADING_ONLY = 0.6
 # subject are rarer than those of its frame. Chosen on the tuning halves (issue 36).
 COVERAGE_IDF = 0.5
 
-# The letters a citation of no rule was meant to go on with («704.5l e m», «704.5o/p»): not words to search
-# (citations.py continues no letter after one the rules skip).
+# The letters a citation of no rule was meant to go on with («704.5l e m», «704.5o/p», riferimenti: nessuno):
+# not words to search (citations.py continues no letter after one the rules skip).
 _MORE_LETTERS = re.compile(r"(?:\s*(?:/|,|\be\b|\bed\b|\bo\b|\band\b|\bor\b)\s*[a-z](?![\w/]))+", re.IGNORECASE)
 
 
@@ -465,7 +465,7 @@ class Engine:
             return result
 
         # Rule numbers inside a longer query are matched on the number field.
-        # A cited number that names no rule («travolgere 704.5o») is said so, and is not searched as words
+        # A cited number that names no rule («travolgere 704.5o», riferimenti: nessuno) is said so, and is not searched as words
         # either (its letters would read as notation: «o/p»).
         number_units: list[Unit] = []
         missing: list[str] = []

@@ -173,7 +173,7 @@
   }
 
   /* judge/corpus/numbers.py sort_key: numeric order, a chapter before its sections; a letter the rules skip
-     («704.5o») as the letter before it, placed after it (model.py Corpus.nearest). null: no rule number. */
+     («704.5o», riferimenti: nessuno) as the letter before it, placed after it (model.py Corpus.nearest). null: no rule number. */
   var SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz", NUMBER_KEY = /^(?:([1-9])|([1-9]\d{2})(?:\.(\d{1,3})([a-z]{0,2}))?)$/;
   function numberKey(n) {
     var m = NUMBER_KEY.exec(n), after = false;

@@ -511,7 +511,7 @@
     var notes = cleaned[1], cited = citedRules(ix, cleaned[0], opts.regole);
     // query.py: a cited number that names no rule is said so (its first three).
     (cited.missing || []).slice(0, 3).forEach(function (n) { notes.push("La regola " + n + " non esiste."); });
-    // citations.py as_rule_query: «vedi 704.5o» is only a reference, to no rule: nothing is searched.
+    // citations.py as_rule_query: «vedi 704.5o» is only a reference, to no rule: nothing is searched (riferimenti: nessuno).
     if (cited.missing && cited.missing.length && !cited.units.length &&
         R.words(cited.text).every(function (x) { return REFERENCE_WORDS.has(x); })) {
       return { rules: [], suggestion: null, notes: notes, quick: null, nearestOf: cited.missing[0] };

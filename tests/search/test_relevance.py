@@ -9,7 +9,8 @@ import pytest
 
 from judge.search.evaluate import (BLIND_LOADERS, HALVES, SubstringBaseline, engine_ranker, kinds, load_blind,
                                    load_blind2, load_blind3, load_blind4, load_blind5, load_blind6, load_blind7,
-                                   load_blind8, load_blind9, load_fresh, load_learning, load_questions, measure, split_info)
+                                   load_blind8, load_blind9, load_blind10, load_fresh, load_learning, load_questions, load_tune3, measure,
+                                   split_info)
 
 # The issue's goal on the held-out half (reached with the English analytic index: recall@5 0.959,
 # MRR 0.855; 0.949 / 0.840 with the Italian index alone, 0.898 / 0.778 before it; 0.964 / 0.856 with
@@ -23,39 +24,42 @@ FRESH_FLOOR_RECALL5 = 0.89
 FRESH_FLOOR_MRR = 0.78
 
 # Issue 36, by kind of query (judge/search/evaluate.py: kinds), on questions the search was never tuned
-# on: (set, kind, recall@5 floor, MRR floor), each just below what was measured when the memory began to
-# read a full question by meaning (docs/ricerca.md, 29 November 2026, fifth session; before it, by words
-# only, in the comments where they differ). The issue's goal (full questions 0.90 / 0.80, card-named 0.90)
-# is not reached on every blind set: these floors catch regressions, they do not say the goal is met.
+# on: (set, kind, (recall@5, MRR) floors when the memory reads a full question by meaning, the same by words
+# only, where the model does not run: judge/search/meaning.py), each just below what was measured on
+# 29 November 2026, seventh session (docs/ricerca.md; the figures in the comments, meaning then words).
+# The issue's goal (full questions 0.90 / 0.80, card-named 0.90) is not reached on every blind set: these
+# floors catch regressions, they do not say the goal is met.
 KIND_FLOORS = [
-    ("heldout", "domanda", 0.96, 0.85),  # 0.984 / 0.879 (0.984 / 0.858)
-    ("heldout", "breve", 0.95, 0.90),  # 0.970 / 0.928
-    ("heldout", "gergo", 0.97, 0.88),  # 1.000 / 0.917
-    ("heldout", "parola chiave", 0.88, 0.87),  # 0.920 / 0.905
-    ("heldout", "varianti", 0.88, 0.85),  # 0.941 / 0.879 (0.941 / 0.850)
-    ("fresh", "domanda", 0.93, 0.85),  # 0.963 / 0.877 (0.926 / 0.857)
-    ("blind", "domanda", 0.90, 0.70),  # 0.929 / 0.736 (0.900 / 0.709)
-    ("blind", "carta", 0.88, 0.64),  # 0.907 / 0.675 (0.884 / 0.646)
-    ("learning", "domanda", 0.81, 0.64),  # 0.843 / 0.673 (0.830 / 0.645)
-    ("learning", "carta", 0.68, 0.52),  # 0.714 / 0.549 (0.667 / 0.520)
+    ("heldout", "domanda", (0.95, 0.85), (0.95, 0.82)),  # 0.969 / 0.880; 0.984 / 0.848
+    ("heldout", "breve", (0.95, 0.90), (0.95, 0.90)),  # 0.970 / 0.928
+    ("heldout", "gergo", (0.97, 0.88), (0.97, 0.88)),  # 1.000 / 0.917
+    ("heldout", "parola chiave", (0.88, 0.87), (0.88, 0.87)),  # 0.920 / 0.905
+    ("heldout", "varianti", (0.88, 0.85), (0.88, 0.82)),  # 0.941 / 0.879; 0.941 / 0.850
+    ("fresh", "domanda", (0.93, 0.85), (0.90, 0.82)),  # 0.963 / 0.886; 0.926 / 0.849
+    ("blind", "domanda", (0.90, 0.72), (0.88, 0.72)),  # 0.929 / 0.754; 0.914 / 0.750
+    ("blind", "carta", (0.88, 0.67), (0.88, 0.66)),  # 0.907 / 0.702; 0.907 / 0.688
+    ("learning", "domanda", (0.83, 0.64), (0.81, 0.62)),  # 0.854 / 0.673; 0.835 / 0.650
+    ("learning", "carta", (0.75, 0.52), (0.68, 0.53)),  # 0.778 / 0.556; 0.714 / 0.557
     # Written by sessions that never saw the search. blind2 was looked into after its one measure, and
-    # was one of the three sets the memory's weights (and the meaning's) were chosen on: no longer blind.
-    ("blind2", "domanda", 0.86, 0.71),  # 0.890 / 0.744 (0.840 / 0.745)
-    ("blind2", "carta", 0.82, 0.69),  # 0.850 / 0.719 (0.800 / 0.716)
-    ("blind3", "domanda", 0.87, 0.73),  # 0.900 / 0.762 (0.860 / 0.720)
-    ("blind3", "carta", 0.81, 0.68),  # 0.840 / 0.712 (0.820 / 0.699)
-    ("blind4", "domanda", 0.85, 0.77),  # 0.880 / 0.802 (0.890 / 0.756)
-    ("blind4", "carta", 0.83, 0.75),  # 0.860 / 0.782 (0.860 / 0.716)
-    ("blind5", "domanda", 0.83, 0.71),  # 0.860 / 0.744 (0.830 / 0.754): never looked into
-    ("blind5", "carta", 0.73, 0.61),  # 0.760 / 0.648 (0.740 / 0.667)
-    ("blind6", "domanda", 0.84, 0.69),  # 0.870 / 0.721 (0.840 / 0.717): never looked into
-    ("blind6", "carta", 0.75, 0.58),  # 0.780 / 0.613 (0.720 / 0.594)
-    ("blind7", "domanda", 0.84, 0.69),  # 0.869 / 0.722 (0.838 / 0.693): measured once on each engine
-    ("blind7", "carta", 0.78, 0.59),  # 0.816 / 0.620 (0.755 / 0.574)
-    ("blind8", "domanda", 0.82, 0.67),  # 0.857 / 0.706 (0.776 / 0.637): measured once on each engine;
-    ("blind8", "carta", 0.82, 0.66),  # 0.857 / 0.706 (0.755 / 0.638); 0.857 / 0.695 with more names read (sixth session)
-    ("blind9", "domanda", 0.85, 0.70),  # 0.880 / 0.730 (0.870 / 0.713): measured once on each engine (sixth session)
-    ("blind9", "carta", 0.78, 0.64),  # 0.812 / 0.667 (0.792 / 0.645)
+    # is one of the sets the memory's weights (and the meaning's) are chosen on: no longer blind.
+    ("blind2", "domanda", (0.93, 0.76), (0.91, 0.76)),  # 0.960 / 0.794; 0.940 / 0.791
+    ("blind2", "carta", (0.92, 0.75), (0.90, 0.75)),  # 0.950 / 0.785; 0.933 / 0.781
+    ("blind3", "domanda", (0.92, 0.76), (0.88, 0.72)),  # 0.950 / 0.794; 0.910 / 0.755
+    ("blind3", "carta", (0.91, 0.70), (0.89, 0.72)),  # 0.940 / 0.739; 0.920 / 0.751
+    ("blind4", "domanda", (0.87, 0.81), (0.87, 0.77)),  # 0.900 / 0.847; 0.900 / 0.799
+    ("blind4", "carta", (0.87, 0.83), (0.85, 0.74)),  # 0.900 / 0.862; 0.880 / 0.770
+    ("blind5", "domanda", (0.87, 0.75), (0.86, 0.75)),  # 0.900 / 0.787; 0.890 / 0.785: never looked into
+    ("blind5", "carta", (0.79, 0.67), (0.79, 0.67)),  # 0.820 / 0.706; 0.820 / 0.704
+    ("blind6", "domanda", (0.91, 0.73), (0.90, 0.72)),  # 0.940 / 0.768; 0.930 / 0.751: never looked into
+    ("blind6", "carta", (0.89, 0.64), (0.87, 0.60)),  # 0.920 / 0.676; 0.900 / 0.637
+    ("blind7", "domanda", (0.89, 0.72), (0.87, 0.72)),  # 0.919 / 0.751; 0.899 / 0.758: measured once on each engine
+    ("blind7", "carta", (0.89, 0.65), (0.82, 0.65)),  # 0.918 / 0.682; 0.857 / 0.682
+    ("blind8", "domanda", (0.88, 0.72), (0.85, 0.65)),  # 0.908 / 0.749; 0.878 / 0.684
+    ("blind8", "carta", (0.89, 0.68), (0.91, 0.67)),  # 0.918 / 0.714; 0.939 / 0.700
+    ("blind9", "domanda", (0.87, 0.72), (0.88, 0.70)),  # 0.902 / 0.754; 0.913 / 0.733
+    ("blind9", "carta", (0.84, 0.67), (0.84, 0.65)),  # 0.875 / 0.708; 0.875 / 0.684
+    ("blind10", "domanda", (0.85, 0.67), (0.83, 0.63)),  # 0.883 / 0.707; 0.862 / 0.667 (seventh session)
+    ("blind10", "carta", (0.80, 0.59), (0.76, 0.52)),  # 0.837 / 0.628; 0.796 / 0.551
 ]
 
 
@@ -123,16 +127,28 @@ def never_tuned_on(name: str):
     return {"heldout": lambda: load_questions(half="heldout"), "fresh": load_fresh, "blind": load_blind,
             "blind2": load_blind2, "blind3": load_blind3, "blind4": load_blind4, "blind5": load_blind5, "blind6": load_blind6,
             "blind7": load_blind7,
-            "blind8": load_blind8, "blind9": load_blind9,
+            "blind8": load_blind8, "blind9": load_blind9, "blind10": load_blind10,
             "learning": lambda: load_learning(half="heldout")}[name]()
 
 
-@pytest.mark.parametrize("name, kind, recall5, mrr", KIND_FLOORS)
-def test_every_kind_of_query_keeps_its_floor_on_questions_never_tuned_on(engine, name, kind, recall5, mrr):
+@pytest.mark.parametrize("name, kind, by_meaning, by_words", KIND_FLOORS)
+def test_every_kind_of_query_keeps_its_floor_on_questions_never_tuned_on(engine, name, kind, by_meaning, by_words):
     subset = [q for q in never_tuned_on(name) if kind in kinds(q)]
     assert len(subset) >= 15
+    recall5, mrr = by_meaning if engine.memory.meant is not None else by_words
     m = measure(subset, engine_ranker(engine))
     assert m.recall5 >= recall5 and m.mrr >= mrr, f"{name} {kind}: {m.line()}"
+
+
+def test_the_third_tuning_set_was_written_apart_from_every_measured_one(corpus):
+    """questions_tune3.json chooses weights (never reported as held-out): its rules exist, and none of its questions
+    is one of a set the search is measured on."""
+    tune3 = load_tune3()
+    assert len(tune3) >= 90 and sum(1 for q in tune3 if q.card) >= 60
+    assert all(q.rules and all(n in corpus for n in q.rules) for q in tune3)
+    others = {q.q.casefold() for q in load_questions() + load_fresh() + load_learning()
+              + [q for load in BLIND_LOADERS for q in load()]}
+    assert not {q.q.casefold() for q in tune3} & others
 
 
 @pytest.mark.parametrize("load", BLIND_LOADERS)
