@@ -1,6 +1,7 @@
 """The rules a card's rulings speak of (judge/search/card_rulings.py) and how a question naming the
 card brings them."""
 
+import random
 import string
 
 from hypothesis import given
@@ -28,7 +29,10 @@ def test_the_file_is_what_the_search_in_force_finds_for_the_rulings(engine):
     fails until `python -m judge.search.card_rulings_write` writes it again."""
     table = load_table()
     kept = parse(RULINGS_RULES_FILE.read_text(encoding="utf-8"))
-    assert build(engine, table, SAMPLE) == {name: kept[name] for name in SAMPLE}
+    # Four cards known, and 60 drawn with a fixed seed: a change of the search's weights that moves a ruling's
+    # first rule moves many (the memory's weight for a full question, 0.6 -> 0.8, changed 2,835 of 9,940 cards).
+    names = [*SAMPLE, *random.Random(36).sample(sorted(kept), 60)]
+    assert build(engine, table, names) == {name: kept[name] for name in names}
 
 
 def test_the_file_names_cards_with_rulings_and_rules_in_force(corpus):
