@@ -23,6 +23,19 @@ RESULTS = "#risultati-offline .risultato strong"
 TESTS = Path(__file__).parents[1]
 
 
+def _offline_answers(page, queries: list[str]) -> list[list]:
+    """[the notes, the first three rules] the browser's search answers each query with, on the copy's index."""
+    offline.copy_ready(page)
+    page.goto("/offline/cerca")
+    page.wait_for_function("window.judgeRicercaOffline !== undefined && window.judgeCitazioni !== undefined")
+    return page.evaluate("""async qs => {
+        const app = document.getElementById("offline-app");
+        const ix = await (await fetch(app.dataset.indice)).json(), data = await (await fetch(app.dataset.dati)).json();
+        return qs.map(q => { const a = judgeRicercaOffline.answer(ix, q, { regole: data.regole });
+                             return [a.notes, a.rules.slice(0, 3)]; });
+    }""", queries)
+
+
 def _first(page, query: str, count: int = 3) -> list[str]:
     page.goto("/cerca?q=" + quote(query, safe=""))
     expect(page.locator("#risultati-offline .conteggio")).to_be_visible()
@@ -182,14 +195,7 @@ def test_rule_numbers_inside_a_query_give_the_servers_answers(page, server_engin
              lambda n, q: f"sezione {rng.choice(sections)} {q}", lambda n, q: f"{q} ({rng.choice(sections)})",
              lambda n, q: f"{n.replace('.', ',')} {q}", lambda n, q: f"999.9 {q}", lambda n, q: f"capitolo {n[0]} {q}"]
     queries = [rng.choice(forms)(rng.choice(rules), rng.choice(asked)) for _ in range(300)]
-    offline.copy_ready(page)
-    page.goto("/offline/cerca")
-    page.wait_for_function("window.judgeRicercaOffline !== undefined && window.judgeCitazioni !== undefined")
-    got = page.evaluate("""async qs => {
-        const app = document.getElementById("offline-app");
-        const ix = await (await fetch(app.dataset.indice)).json(), data = await (await fetch(app.dataset.dati)).json();
-        return qs.map(q => judgeRicercaOffline.answer(ix, q, { regole: data.regole }).rules.slice(0, 3));
-    }""", queries)
+    got = [rules for _, rules in _offline_answers(page, queries)]
     want = [[h.number for h in server_engine.search(q, per_page=3).hits] for q in queries]
     # Near ties may swap (the offline index keeps scores to 1%): 292 of 300 the same three, 298 the same first on
     # 29 November 2026 (before citazioni.js, a number searched as words: 156 and 242).
@@ -207,15 +213,7 @@ def test_a_cited_number_of_no_rule_is_said_so_offline_as_on_the_server(page, ser
     esiste.» and neither searches its letters as words («o/p» read as power/toughness found 302.4 first)."""
     queries = ["travolgere 704.5o/p", "704.5o/p", "704.5l e m", "999.9", "vedi 704.5o",
                "702.19 e 999.1 travolgere", "regole 704.5f/g danno letale"]
-    offline.copy_ready(page)
-    page.goto("/offline/cerca")
-    page.wait_for_function("window.judgeRicercaOffline !== undefined && window.judgeCitazioni !== undefined")
-    got = page.evaluate("""async qs => {
-        const app = document.getElementById("offline-app");
-        const ix = await (await fetch(app.dataset.indice)).json(), data = await (await fetch(app.dataset.dati)).json();
-        return qs.map(q => { const a = judgeRicercaOffline.answer(ix, q, { regole: data.regole });
-                             return [a.notes, a.rules.slice(0, 3)]; });
-    }""", queries)
+    got = _offline_answers(page, queries)
     for q, (notes, rules) in zip(queries, got):
         online = server_engine.search(q, per_page=3)
         assert notes == online.notes, q
