@@ -181,7 +181,8 @@ class Meant:
         except (ValueError, RuntimeError, OSError) as exc:  # the words still answer
             log.warning("meaning not read for %r: %s", text[:80], exc)
             return None
-        return np.clip((cos - MEANING_FLOOR) / (1 - MEANING_FLOOR), 0, None) * likeness * W_MEANING
+        # At most 1: the vectors are kept to float16, so a text's cosine with itself may pass 1 by a hair.
+        return np.clip((cos - MEANING_FLOOR) / (1 - MEANING_FLOOR), 0, 1) * likeness * W_MEANING
 
 
 class Memory:
