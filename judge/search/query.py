@@ -459,14 +459,13 @@ class Engine:
                     result.hits, result.total = [hit], 1
                 return result
             # A well-formed number that names no rule: say so and offer the nearest ones.
-            result.nearest = [r.number for r in self.corpus.nearest(number)]
-            result.notes.append(f"La regola {number} non esiste.")
+            self._no_such_rules(result, [number], nearest=True)
             result.suggestion = result.nearest[0] if result.nearest else None
             return result
 
         # Rule numbers inside a longer query are matched on the number field.
-        # A cited number that names no rule («travolgere 704.5o», riferimenti: nessuno) is said so, and is not searched as words
-        # either (its letters would read as notation: «o/p»).
+        # A cited number that names no rule («travolgere 704.5o», riferimenti: nessuno) is said so, and is not
+        # searched as words either (its letters would read as notation: «o/p»).
         number_units: list[Unit] = []
         missing: list[str] = []
         spans: list[tuple[int, int]] = []  # what the citations take out of the words
@@ -481,10 +480,7 @@ class Engine:
                         missing.append(n)
             spans.append((c.start, end))
         text = "".join(" " if any(a <= i < b for a, b in spans) else ch for i, ch in enumerate(q_ref)) if spans else q_ref
-        for n in missing[:MAX_MISSING_NOTES]:
-            result.notes.append(f"La regola {n} non esiste.")
-        if missing and not number_units:
-            result.nearest = [r.number for r in self.corpus.nearest(missing[0])]
+        self._no_such_rules(result, missing, nearest=not number_units)
 
         # The cards a question names and its frame (judge/search/question.py): the words are searched
         # without the cards' names.
@@ -565,6 +561,13 @@ class Engine:
         if result.hits and result.suggestion is None and words_top < 0.5 and corrections:
             result.suggestion = " ".join(suggestion_words)
         return result
+
+    def _no_such_rules(self, result: SearchResult, numbers: list[str], nearest: bool) -> None:
+        """«La regola … non esiste.» for the first of ``numbers`` (cited, naming no rule), and with ``nearest`` the
+        rules nearest the first."""
+        result.notes += [f"La regola {n} non esiste." for n in numbers[:MAX_MISSING_NOTES]]
+        if numbers and nearest:
+            result.nearest = [r.number for r in self.corpus.nearest(numbers[0])]
 
     def _card_table(self) -> CardTable | None:
         """The card table (judge/cards/table.py), read once; None when there is none."""

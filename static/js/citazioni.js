@@ -67,6 +67,21 @@
     return m ? { section: +m[1], rule: m[2] === undefined ? null : +m[2], letters: m[3] || "" } : null;
   }
 
+  /* numbers.py sort_key, as model.py Corpus.nearest places what was typed: [key, after], or null for no rule
+     number. A letter the rules skip («704.5o», riferimenti: nessuno) counts as the letter before it, and the
+     number goes after that one (``after``). */
+  function sortKey(text) {
+    if (/^[1-9]$/.test(text)) return [[+text, -1, -1, 0, 0], false];
+    var n = parse(text), after = false, idx = 0;
+    if (!n) return null;
+    for (var i = 0; i < n.letters.length; i++) {
+      var p = LETTERS.indexOf(n.letters[i]);
+      if (p < 0) { after = true; p = LETTERS.indexOf(String.fromCharCode(n.letters.charCodeAt(i) - 1)); }  // «l» → «k»
+      idx = idx * LETTERS.length + p + 1;
+    }
+    return [[Math.floor(n.section / 100), n.section, n.rule === null ? -1 : n.rule, n.letters.length, idx], after];
+  }
+
   function str(n) { return n.rule === null ? String(n.section) : n.section + "." + n.rule + n.letters; }
 
   function range(lo, hi, f) { var out = []; for (var i = lo; i <= hi; i++) out.push(f(i)); return out; }
@@ -207,5 +222,5 @@
     return m ? m[1] + m[2] : q;
   }
 
-  root.judgeCitazioni = { findCitations: findCitations, withRuleDots: withRuleDots };
+  root.judgeCitazioni = { findCitations: findCitations, withRuleDots: withRuleDots, sortKey: sortKey };
 })(typeof self !== "undefined" ? self : this);

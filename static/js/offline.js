@@ -172,24 +172,7 @@
     return el("h1", {}, [el("span", { class: "numero-titolo", text: rule.n }), rule.t.slice(rule.n.length)]);
   }
 
-  /* judge/corpus/numbers.py sort_key: numeric order, a chapter before its sections; a letter the rules skip
-     («704.5o», riferimenti: nessuno) as the letter before it, placed after it (model.py Corpus.nearest). null: no rule number. */
-  var SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz", NUMBER_KEY = /^(?:([1-9])|([1-9]\d{2})(?:\.(\d{1,3})([a-z]{0,2}))?)$/;
-  function numberKey(n) {
-    var m = NUMBER_KEY.exec(n), after = false;
-    if (!m) return null;
-    if (m[1]) return [[+m[1], -1, -1, 0, 0], false];
-    var letters = m[4] || "", idx = 0;
-    for (var i = 0; i < letters.length; i++) {
-      var p = SUBRULE_LETTERS.indexOf(letters[i]);
-      if (p < 0) {  // «l» → «k», «o» → «n»
-        after = true;
-        p = SUBRULE_LETTERS.indexOf(String.fromCharCode(letters.charCodeAt(i) - 1));
-      }
-      idx = idx * SUBRULE_LETTERS.length + p + 1;
-    }
-    return [[Math.floor(+m[2] / 100), +m[2], m[3] === undefined ? -1 : +m[3], letters.length, idx], after];
-  }
+  /* Two keys of citazioni.js sortKey, in numeric order. */
   function compareKeys(a, b) {
     for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
     return 0;
@@ -197,15 +180,15 @@
 
   /* model.py Corpus.nearest: the rules nearest in numeric order to ``number`` (a rule of no edition). */
   function nearestRules(data, number, limit) {
-    var parsed = numberKey(number);
+    var sortKey = window.judgeCitazioni.sortKey, parsed = sortKey(number);  // static/js/citazioni.js
     if (!parsed) {
       var digits = number.replace(/[^0-9]/g, "").slice(0, 3);
       if (digits.length < 3 || digits[0] === "0") return [];
-      parsed = numberKey(digits);
+      parsed = sortKey(digits);
     }
     var rules = data.regole, lo = 0, hi = rules.length;
     while (lo < hi) {  // bisect: the first rule after (or from) the number's place
-      var mid = (lo + hi) >> 1, c = compareKeys(numberKey(rules[mid].n)[0], parsed[0]);
+      var mid = (lo + hi) >> 1, c = compareKeys(sortKey(rules[mid].n)[0], parsed[0]);
       if (c < 0 || (c === 0 && parsed[1])) lo = mid + 1; else hi = mid;
     }
     var half = Math.floor(limit / 2), start = Math.max(0, lo - half), end = Math.min(rules.length, lo + limit - half);
